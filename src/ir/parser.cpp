@@ -1,0 +1,930 @@
+#include "ir/parser.h"
+
+#include "ir/leaf_ops.h"
+#include "ir/lexer.h"
+
+#include <cmath>
+#include <fstream>
+#include <limits>
+#include <map>
+#include <sstream>
+
+namespace kiln::ir {
+namespace {
+
+// Deeper expressions or blocks are rejected: recursive descent (and every recursive walk of the
+// tree afterwards) must not exhaust the stack on hostile input.
+constexpr int kMaxNesting = 200;
+
+std::string where(const Loc &l) {
+    return l.file + ":" + std::to_string(l.line) + ":" + std::to_string(l.col);
+}
+
+// "a, b or c": the spellings of a closed vocabulary, for "expected one of" messages.
+template <class E, std::size_t N> std::string one_of(const E (&values)[N]) {
+    std::string out;
+    for (std::size_t i = 0; i < N; ++i)
+        out += (i ? ", " : "") + std::string(spelling(values[i]));
+    return out;
+}
+
+const DType kDTypes[] = {DType::F32,    DType::F16,    DType::BF16,
+                         DType::F8E4M3, DType::F8E5M2, DType::I32};
+const Level kLevels[] = {Level::Host, Level::Block, Level::Warpgroup, Level::Warp, Level::Thread};
+const Memory kMemories[] = {Memory::Global, Memory::Shared, Memory::Register, Memory::None};
+const MmaRole kRoles[] = {MmaRole::Acc, MmaRole::Lhs, MmaRole::Rhs, MmaRole::RhsT, MmaRole::Row};
+const mapping::Layout kLayouts[] = {mapping::Layout::RowMajor, mapping::Layout::ColMajor,
+                                    mapping::Layout::Swizzle32, mapping::Layout::Swizzle64,
+                                    mapping::Layout::Swizzle128};
+const Privilege kPrivileges[] = {Privilege::Read, Privilege::Write, Privilege::ReadWrite,
+                                 Privilege::ReduceAdd, Privilege::ReduceMax};
+
+// An expression with the depth of its tree, so that depth is bounded while it is built.
+struct Parsed {
+    ExprPtr e;
+    int depth = 1;
+};
+
+class Parser {
+public:
+    Parser(std::vector<Token> tokens, const std::string &file)
+        : toks_(std::move(tokens)), file_(file) {}
+
+    Program run() {
+        for (skip_separators(); !at_end(); skip_separators()) {
+            parse_declaration();
+        }
+        resolve_operands();
+        return std::move(prog_);
+    }
+
+private:
+    std::vector<Token> toks_;
+    const std::string &file_;
+    std::size_t pos_ = 0;
+    int nesting_ = 0;
+    Program prog_;
+    std::optional<Loc> mapping_loc_;
+    std::vector<Loc> variant_task_locs_; // where each variant names its task
+
+    // ---- token cursor ----
+
+    const Token &peek(std::size_t k = 0) const {
+        return toks_[std::min(pos_ + k, toks_.size() - 1)];
+    }
+    const Token &next() {
+        const Token &t = toks_[pos_];
+        if (pos_ + 1 < toks_.size())
+            ++pos_;
+        return t;
+    }
+    bool at_end() const { return peek().kind == TokenKind::End; }
+    Loc loc(const Token &t) const { return Loc{file_, t.line, t.col}; }
+
+    [[noreturn]] void fail(const Token &t, std::string message) const {
+        fail_at(loc(t), std::move(message));
+    }
+    [[noreturn]] void expected(const std::string &what) const {
+        fail(peek(), "expected " + what + ", found " + peek().describe());
+    }
+    bool accept(std::string_view punct) {
+        if (!peek().is(punct))
+            return false;
+        next();
+        return true;
+    }
+    // expect("]", "after tile dimensions") fails with "expected ']' after tile dimensions, ..."
+    const Token &expect(std::string_view punct, const std::string &context) {
+        if (!peek().is(punct))
+            expected("'" + std::string(punct) + "' " + context);
+        return next();
+    }
+    const Token &expect_ident(const std::string &what) {
+        if (peek().kind != TokenKind::Ident)
+            expected(what);
+        return next();
+    }
+    void expect_keyword(std::string_view word, const std::string &context) {
+        if (!peek().is_ident(word))
+            expected("'" + std::string(word) + "' " + context);
+        next();
+    }
+    const Token &expect_int(const std::string &what) {
+        if (peek().kind != TokenKind::Int)
+            expected(what);
+        return next();
+    }
+    void skip_separators() {
+        while (peek().is(";"))
+            next();
+    }
+    // Statements are separated by newlines or ';' (a '}' also ends the last one of a block).
+    void end_statement(const std::string &after) {
+        const Token &t = peek();
+        if (t.kind == TokenKind::End || t.first_on_line || t.is(";") || t.is("}"))
+            return;
+        expected("newline or ';' after " + after);
+    }
+
+    // Bounds the recursion of the descent; one guard per nested construct.
+    struct NestingGuard {
+        Parser &p;
+        NestingGuard(Parser &parser, const Token &at) : p(parser) {
+            if (++p.nesting_ > kMaxNesting)
+                p.fail(at,
+                       "nesting too deep (more than " + std::to_string(kMaxNesting) + " levels)");
+        }
+        ~NestingGuard() { --p.nesting_; }
+    };
+
+    // Runs `item` for each element of "a, b, c CLOSE" (the opening token is already consumed).
+    template <class F> void parse_list(std::string_view close, const std::string &context, F item) {
+        if (accept(close))
+            return;
+        do {
+            item();
+        } while (accept(","));
+        expect(close, context);
+    }
+
+    // ---- top level ----
+
+    void parse_declaration() {
+        const Token &t = peek();
+        if (t.is_ident("program"))
+            parse_program_name();
+        else if (t.is_ident("sizes"))
+            parse_sizes();
+        else if (t.is_ident("reference"))
+            parse_reference();
+        else if (t.is_ident("task"))
+            parse_task();
+        else if (t.is_ident("variant"))
+            parse_variant();
+        else if (t.is_ident("mapping"))
+            parse_mapping();
+        else
+            expected("a declaration (program, sizes, reference, task, variant or mapping)");
+    }
+
+    void parse_program_name() {
+        const Token &kw = next();
+        if (!prog_.name.empty())
+            fail(kw, "duplicate 'program' declaration (first at " + where(prog_.loc) + ")");
+        prog_.loc = loc(kw);
+        prog_.name = expect_ident("a program name after 'program'").text;
+        end_statement("'program " + prog_.name + "'");
+    }
+
+    void parse_sizes() {
+        next();
+        do {
+            const Token &name = expect_ident("a size symbol");
+            for (const auto &s : prog_.sizes)
+                if (s.name == name.text)
+                    fail(name, "duplicate size '" + name.text + "' (first defined at " +
+                                   where(s.loc) + ")");
+            expect("=", "after size symbol '" + name.text + "'");
+            int64_t v = expect_int("an integer size for '" + name.text + "'").int_value;
+            prog_.sizes.push_back(SizeBinding{name.text, v, loc(name)});
+        } while (accept(","));
+        end_statement("'sizes'");
+    }
+
+    // A number with an optional sign: reference attributes such as `scale = 0.125`.
+    double parse_signed_number(const std::string &what) {
+        bool negative = accept("-");
+        const Token &t = peek();
+        double v;
+        if (t.kind == TokenKind::Int)
+            v = static_cast<double>(t.int_value);
+        else if (t.kind == TokenKind::Float)
+            v = t.float_value;
+        else if (t.is_ident("inf"))
+            v = std::numeric_limits<double>::infinity();
+        else
+            expected(what);
+        next();
+        return negative ? -v : v;
+    }
+
+    void parse_reference() {
+        const Token &kw = next();
+        if (prog_.reference)
+            fail(kw, "duplicate 'reference' declaration (first at " + where(prog_.reference->loc) +
+                         ")");
+        Reference ref;
+        ref.loc = loc(kw);
+        ref.name = expect_ident("a reference name after 'reference'").text;
+        expect("(", "after reference name '" + ref.name + "'");
+        parse_list(")", "after reference arguments", [&] {
+            ReferenceArg arg;
+            arg.name = expect_ident("a reference argument").text;
+            if (accept("="))
+                arg.value = parse_signed_number("a number after '" + arg.name + " ='");
+            ref.args.push_back(std::move(arg));
+        });
+        prog_.reference = std::move(ref);
+        end_statement("'reference'");
+    }
+
+    void parse_task() {
+        const Token &kw = next();
+        Task task;
+        task.loc = loc(kw);
+        task.name = expect_ident("a task name after 'task'").text;
+        if (const Task *first = prog_.find_task(task.name))
+            fail(kw,
+                 "duplicate task '" + task.name + "' (first defined at " + where(first->loc) + ")");
+        expect("(", "after task name '" + task.name + "'");
+        parse_list(")", "after the parameters of task '" + task.name + "'", [&] {
+            Param p = parse_param();
+            if (const Param *first = task.find_param(p.name))
+                fail_at(p.loc, "duplicate parameter '" + p.name + "' in task '" + task.name +
+                                   "' (first defined at " + where(first->loc) + ")");
+            task.params.push_back(std::move(p));
+        });
+        end_statement("task '" + task.name + "'");
+        prog_.tasks.push_back(std::move(task));
+    }
+
+    // NAME: PRIVILEGE DTYPE[DIMS]  or  NAME: i32 | f32
+    Param parse_param() {
+        const Token &name = expect_ident("a parameter name");
+        Param p;
+        p.name = name.text;
+        p.loc = loc(name);
+        expect(":", "after parameter name '" + p.name + "'");
+        const Token &t = peek();
+        if (t.kind != TokenKind::Ident)
+            expected("a privilege or scalar type for parameter '" + p.name + "'");
+        if (auto scalar = parse_dtype(t.text)) {
+            if (peek(1).is("["))
+                fail(t, "tensor parameter '" + p.name + "' needs a privilege (" +
+                            one_of(kPrivileges) + ") before its dtype");
+            if (*scalar != DType::I32 && *scalar != DType::F32)
+                fail(t, "scalar parameter '" + p.name + "' must be i32 or f32, found '" + t.text +
+                            "'");
+            next();
+            p.is_tensor = false;
+            p.dtype = *scalar;
+            return p;
+        }
+        bool privilege_word =
+            t.text == "read" || t.text == "write" || t.text == "rw" || t.text == "reduce";
+        if (!privilege_word && peek(1).kind != TokenKind::Ident)
+            fail(t, "unknown dtype '" + t.text + "' (expected one of " + one_of(kDTypes) + ")");
+        p.privilege = parse_privilege();
+        p.dtype = parse_dtype_name();
+        expect("[", "after the dtype of parameter '" + p.name + "'");
+        parse_list("]", "after tensor dimensions", [&] {
+            Parsed d = parse_expr();
+            if (d.e->kind != ExprKind::Int && d.e->kind != ExprKind::Name)
+                fail_at(d.e->loc, "a parameter dimension is an integer or a shape symbol, found '" +
+                                      to_string(d.e) + "'");
+            p.shape.push_back(d.e);
+        });
+        return p;
+    }
+
+    Privilege parse_privilege() {
+        const Token &t = next();
+        std::string word = t.text;
+        if (t.is_ident("reduce") && peek().is("(")) {
+            next();
+            const Token &op = next();
+            word += "(" + op.text + ")";
+            if (!peek().is(")"))
+                expected("')' after '" + word.substr(0, word.size() - 1) + "'");
+            next();
+        }
+        for (Privilege p : kPrivileges)
+            if (spelling(p) == word)
+                return p;
+        fail(t, "unknown privilege '" + word + "' (expected one of " + one_of(kPrivileges) + ")");
+    }
+
+    DType parse_dtype_name() {
+        const Token &t = peek();
+        if (t.kind != TokenKind::Ident)
+            expected("a dtype (" + one_of(kDTypes) + ")");
+        auto d = parse_dtype(t.text);
+        if (!d)
+            fail(t, "unknown dtype '" + t.text + "' (expected one of " + one_of(kDTypes) + ")");
+        next();
+        return *d;
+    }
+
+    void parse_variant() {
+        const Token &kw = next();
+        Variant v;
+        v.loc = loc(kw);
+        v.name = expect_ident("a variant name after 'variant'").text;
+        if (const Variant *first = prog_.find_variant(v.name))
+            fail(kw,
+                 "duplicate variant '" + v.name + "' (first defined at " + where(first->loc) + ")");
+        expect_keyword("of", "after variant name '" + v.name + "'");
+        const Token &task = expect_ident("a task name after 'of'");
+        v.task = task.text;
+        if (peek().is_ident("leaf"))
+            v.is_leaf = true;
+        else if (!peek().is_ident("inner"))
+            expected("'inner' or 'leaf' after 'variant " + v.name + " of " + v.task + "'");
+        next();
+        v.body = parse_block(v.is_leaf);
+        end_statement("variant '" + v.name + "'");
+        prog_.variants.push_back(std::move(v));
+        variant_task_locs_.push_back(loc(task));
+    }
+
+    // ---- statements ----
+
+    std::vector<Stmt> parse_block(bool leaf) {
+        const Token &open = expect("{", "to open a block");
+        NestingGuard guard(*this, open);
+        std::vector<Stmt> body;
+        for (skip_separators(); !peek().is("}"); skip_separators()) {
+            if (at_end())
+                expected("'}' to close the block opened at " + where(loc(open)));
+            body.push_back(parse_statement(leaf));
+        }
+        next();
+        return body;
+    }
+
+    Stmt parse_statement(bool leaf) {
+        const Token &t = peek();
+        const char *where_leaf = " is not allowed in a leaf variant";
+        if (t.is_ident("let"))
+            return parse_let(leaf);
+        if (t.is_ident("tunable")) {
+            if (leaf)
+                fail(t, "tunable" + std::string(where_leaf));
+            return parse_tunable();
+        }
+        if (t.is_ident("launch")) {
+            if (leaf)
+                fail(t, "launch" + std::string(where_leaf));
+            return parse_launch();
+        }
+        if (t.is_ident("srange") || t.is_ident("prange")) {
+            if (leaf)
+                fail(t, t.text + where_leaf);
+            return parse_loop();
+        }
+        if (t.kind == TokenKind::Ident && peek(1).is("(")) {
+            bool builtin = find_leaf_op(t.text) != nullptr;
+            if (leaf && !builtin)
+                fail(t, "unknown leaf operation '" + t.text + "'");
+            if (!leaf && builtin)
+                fail(t, "leaf operation '" + t.text + "' is not allowed in an inner variant");
+            if (leaf)
+                return parse_leaf_op();
+        }
+        expected(leaf ? "a leaf operation or 'let'"
+                      : "a statement (tunable, let, launch, srange or prange)");
+    }
+
+    Stmt parse_tunable() {
+        const Token &kw = next();
+        TunableDecl d;
+        d.loc = loc(kw);
+        do {
+            d.names.push_back(expect_ident("a tunable name").text);
+        } while (accept(","));
+        end_statement("'tunable'");
+        return Stmt{std::move(d)};
+    }
+
+    Stmt parse_let(bool leaf) {
+        const Token &kw = next();
+        const Token &name_tok = expect_ident("a name after 'let'");
+        std::string name = name_tok.text;
+        expect("=", "after 'let " + name + "'");
+        const Token &t = peek();
+        bool is_tensor = t.is_ident("tensor") && peek(1).kind == TokenKind::Ident;
+        if (leaf && !is_tensor)
+            fail(t, "only 'let " + name + " = tensor ...' is allowed in a leaf variant");
+        Stmt s;
+        if (is_tensor)
+            s = Stmt{parse_let_tensor(name, loc(kw))};
+        else if (t.is_ident("blocks") && peek(1).is("("))
+            s = Stmt{parse_blocks(name, loc(kw))};
+        else if (t.is_ident("mma") && peek(1).is("("))
+            s = Stmt{parse_mma(name, loc(kw))};
+        else
+            s = Stmt{LetScalar{name, parse_expr().e, loc(kw)}};
+        end_statement("'let " + name + "'");
+        return s;
+    }
+
+    LetTensor parse_let_tensor(const std::string &name, Loc at) {
+        next(); // tensor
+        LetTensor lt;
+        lt.name = name;
+        lt.loc = std::move(at);
+        lt.dtype = parse_dtype_name();
+        expect("[", "after the dtype of tensor '" + name + "'");
+        parse_list("]", "after tensor dimensions", [&] { lt.shape.push_back(parse_expr().e); });
+        return lt;
+    }
+
+    std::string parse_partition_source(const char *op) {
+        next(); // blocks | mma
+        expect("(", std::string("after '") + op + "'");
+        std::string source =
+            expect_ident(std::string("a tensor name as the first argument of ") + op).text;
+        expect(",", "after '" + std::string(op) + "(" + source + "'");
+        return source;
+    }
+
+    // blocks(T, [TILE], pad)
+    LetBlocks parse_blocks(const std::string &name, Loc at) {
+        LetBlocks b;
+        b.name = name;
+        b.loc = std::move(at);
+        b.source = parse_partition_source("blocks");
+        expect("[", "before tile dimensions");
+        parse_list("]", "after tile dimensions", [&] {
+            if (peek().is_ident("_") && (peek(1).is(",") || peek(1).is("]"))) {
+                next();
+                b.tile.push_back(nullptr);
+            } else {
+                b.tile.push_back(parse_expr().e);
+            }
+        });
+        if (accept(",")) {
+            expect_keyword("pad", "after tile dimensions");
+            b.remainder = Remainder::Pad;
+        }
+        expect(")", "after the arguments of blocks");
+        return b;
+    }
+
+    // mma(T, ROLE, LEVEL[, N]) — N (the instruction's N) at WARPGROUP level only
+    LetMma parse_mma(const std::string &name, Loc at) {
+        LetMma m;
+        m.name = name;
+        m.loc = std::move(at);
+        m.source = parse_partition_source("mma");
+        const Token &role = expect_ident("an mma role (" + one_of(kRoles) + ")");
+        auto r = parse_mma_role(role.text);
+        if (!r)
+            fail(role,
+                 "unknown mma role '" + role.text + "' (expected one of " + one_of(kRoles) + ")");
+        m.role = *r;
+        expect(",", "after the mma role");
+        m.level = parse_level_name();
+        if (accept(",")) {
+            const Token &at_n = peek();
+            m.n = parse_expr().e;
+            if (m.level != Level::Warpgroup)
+                fail(at_n, "the instruction N of an mma partition is given at WARPGROUP level "
+                           "only");
+        } else if (m.level == Level::Warpgroup) {
+            fail(peek(), "an mma partition at WARPGROUP level needs the instruction N, e.g. "
+                         "mma(" +
+                             m.source + ", " + role.text + ", WARPGROUP, 256)");
+        }
+        expect(")", "after the arguments of mma");
+        return m;
+    }
+
+    Level parse_level_name() {
+        const Token &t = expect_ident("a processor level (" + one_of(kLevels) + ")");
+        auto l = parse_level(t.text);
+        if (!l)
+            fail(t, "unknown processor level '" + t.text + "' (expected one of " + one_of(kLevels) +
+                        ")");
+        return *l;
+    }
+
+    // launch [LABEL] TASK(ARGS)
+    Stmt parse_launch() {
+        const Token &kw = next();
+        Launch l;
+        l.loc = loc(kw);
+        if (accept("[")) {
+            l.label = expect_ident("a launch label").text;
+            expect("]", "after launch label '" + l.label + "'");
+        }
+        l.task = expect_ident("a task name after 'launch'").text;
+        expect("(", "after 'launch " + l.task + "'");
+        parse_list(")", "after the arguments of '" + l.task + "'",
+                   [&] { l.args.push_back(parse_operand()); });
+        end_statement("launch of '" + l.task + "'");
+        return Stmt{std::move(l)};
+    }
+
+    // srange VARS in DOMAIN { BODY }: VARS is `i` or `(i, j)`; DOMAIN is `[E, ...]` or `P.grid`.
+    Stmt parse_loop() {
+        const Token &kw = next();
+        Loop loop;
+        loop.parallel = kw.text == "prange";
+        loop.loc = loc(kw);
+        if (accept("("))
+            parse_list(")", "after loop variables",
+                       [&] { loop.vars.push_back(expect_ident("a loop variable").text); });
+        else
+            loop.vars.push_back(expect_ident("a loop variable after '" + kw.text + "'").text);
+        if (loop.vars.empty())
+            fail(kw, kw.text + " needs at least one loop variable");
+        expect_keyword("in", "after loop variables");
+        if (accept("[")) {
+            parse_list("]", "after loop extents", [&] { loop.extents.push_back(parse_expr().e); });
+            if (loop.extents.size() != loop.vars.size())
+                fail(kw, kw.text + " has " + std::to_string(loop.vars.size()) +
+                             " variable(s) but " + std::to_string(loop.extents.size()) +
+                             " extent(s)");
+        } else {
+            loop.grid_of = expect_ident("a loop domain ('[EXTENTS]' or 'PARTITION.grid')").text;
+            expect(".", "after '" + loop.grid_of + "' in a loop domain");
+            expect_keyword("grid", "after '" + loop.grid_of + ".'");
+        }
+        loop.body = parse_block(false);
+        end_statement("the body of " + kw.text);
+        return Stmt{std::move(loop)};
+    }
+
+    // OP(OPERANDS) or call_external("fn", OPERANDS)
+    Stmt parse_leaf_op() {
+        const Token &name = next();
+        const LeafOpInfo *info = find_leaf_op(name.text);
+        LeafOp op;
+        op.op = name.text;
+        op.loc = loc(name);
+        next(); // (
+        if (info->kind == LeafKind::External) {
+            if (peek().kind != TokenKind::String)
+                expected("the function name as a string, as in call_external(\"fn\", ...)");
+            op.external = next().text;
+            if (!accept(","))
+                expect(")", "after the arguments of call_external");
+            else
+                parse_list(")", "after the arguments of call_external",
+                           [&] { op.operands.push_back(parse_operand()); });
+        } else {
+            parse_list(")", "after the operands of " + op.op,
+                       [&] { op.operands.push_back(parse_operand()); });
+            if (op.operands.size() != info->operands.size())
+                fail(name, "leaf operation '" + op.op + "' takes " +
+                               std::to_string(info->operands.size()) + " operands, found " +
+                               std::to_string(op.operands.size()));
+        }
+        end_statement("'" + op.op + "'");
+        return Stmt{std::move(op)};
+    }
+
+    // `P[i, j]` is a TensorRef; anything else is parsed as an expression, and resolve_operands
+    // later turns a bare name of a tensor in scope into a TensorRef.
+    Operand parse_operand() {
+        const Token &t = peek();
+        if (t.kind == TokenKind::String)
+            fail(t, "a string is only allowed as the function name of call_external");
+        if (t.kind == TokenKind::Ident && peek(1).is("[")) {
+            NestingGuard guard(*this, t);
+            TensorRef ref;
+            ref.name = next().text;
+            ref.loc = loc(t);
+            next(); // [
+            parse_list("]", "after the indices of '" + ref.name + "'",
+                       [&] { ref.indices.push_back(parse_expr().e); });
+            return Operand{std::move(ref)};
+        }
+        return Operand{parse_expr().e};
+    }
+
+    // ---- expressions: + - (left assoc) < * / % (left assoc) < unary - < primary ----
+
+    Parsed parse_expr() { return parse_binary(0); }
+
+    static std::optional<ExprKind> binary_op(const Token &t, int level) {
+        if (level == 0 && t.is("+"))
+            return ExprKind::Add;
+        if (level == 0 && t.is("-"))
+            return ExprKind::Sub;
+        if (level == 1 && t.is("*"))
+            return ExprKind::Mul;
+        if (level == 1 && t.is("/"))
+            return ExprKind::Div;
+        if (level == 1 && t.is("%"))
+            return ExprKind::Mod;
+        return std::nullopt;
+    }
+
+    Parsed parse_binary(int level) {
+        Parsed lhs = level == 0 ? parse_binary(1) : parse_unary();
+        while (auto kind = binary_op(peek(), level)) {
+            const Token &op = next();
+            Parsed rhs = level == 0 ? parse_binary(1) : parse_unary();
+            lhs = combine(op, {binary(*kind, lhs.e, rhs.e, lhs.e->loc)}, lhs, rhs);
+        }
+        return lhs;
+    }
+
+    Parsed combine(const Token &at, Parsed node, const Parsed &a, const Parsed &b = {}) {
+        node.depth = std::max(a.depth, b.depth) + 1;
+        if (node.depth > kMaxNesting)
+            fail(at, "nesting too deep (more than " + std::to_string(kMaxNesting) + " levels)");
+        return node;
+    }
+
+    // `-` applied to a literal folds into a negative literal, so `-inf` and `-1` are literals.
+    Parsed parse_unary() {
+        if (!peek().is("-"))
+            return parse_primary();
+        const Token &minus = next();
+        NestingGuard guard(*this, minus);
+        Parsed operand = parse_unary();
+        const Expr &x = *operand.e;
+        if (x.kind == ExprKind::Int)
+            return {int_lit(-x.int_value, loc(minus)), operand.depth};
+        if (x.kind == ExprKind::Float)
+            return {float_lit(-x.float_value, loc(minus)), operand.depth};
+        return combine(minus, {neg(operand.e, loc(minus))}, operand);
+    }
+
+    Parsed parse_primary() {
+        const Token &t = peek();
+        Loc at = loc(t);
+        switch (t.kind) {
+        case TokenKind::Int:
+            next();
+            return {int_lit(t.int_value, at)};
+        case TokenKind::Float:
+            next();
+            return {float_lit(t.float_value, at)};
+        case TokenKind::Ident:
+            break;
+        default:
+            if (t.is("(")) {
+                NestingGuard guard(*this, t);
+                next();
+                Parsed inner = parse_expr();
+                expect(")", "to close '(' at " + where(at));
+                return inner;
+            }
+            expected("an expression");
+        }
+        next();
+        if (t.text == "inf")
+            return {float_lit(std::numeric_limits<double>::infinity(), at)};
+        if (peek().is("("))
+            return parse_call(t);
+        if (peek().is(".")) {
+            next();
+            expect_keyword("grid", "after '" + t.text + ".'");
+            expect("[", "after '" + t.text + ".grid' in an expression");
+            int64_t dim = expect_int("a grid dimension (an integer)").int_value;
+            expect("]", "after the grid dimension");
+            return {grid_ref(t.text, dim, at)};
+        }
+        return {name_ref(t.text, at)};
+    }
+
+    // ceildiv(a, b), min(a, b), max(a, b)
+    Parsed parse_call(const Token &fn) {
+        static const std::map<std::string, ExprKind, std::less<>> kFunctions = {
+            {"ceildiv", ExprKind::CeilDiv}, {"min", ExprKind::Min}, {"max", ExprKind::Max}};
+        auto it = kFunctions.find(fn.text);
+        if (it == kFunctions.end())
+            fail(fn, "unknown function '" + fn.text + "' (expected ceildiv, min or max)");
+        NestingGuard guard(*this, fn);
+        next(); // (
+        Parsed a = parse_expr();
+        expect(",", "after the first argument of " + fn.text);
+        Parsed b = parse_expr();
+        expect(")", "after the second argument of " + fn.text);
+        return combine(fn, {binary(it->second, a.e, b.e, loc(fn))}, a, b);
+    }
+
+    // ---- mapping ----
+
+    void parse_mapping() {
+        const Token &kw = next();
+        if (mapping_loc_)
+            fail(kw, "duplicate mapping (first at " + where(*mapping_loc_) + ")");
+        mapping_loc_ = loc(kw);
+        prog_.mapping.loc = loc(kw);
+        const Token &open = expect("{", "after 'mapping'");
+        for (skip_separators(); !peek().is("}"); skip_separators()) {
+            const Token &t = peek();
+            if (t.is_ident("instance"))
+                parse_instance();
+            else if (t.is_ident("entry"))
+                parse_entry();
+            else if (at_end())
+                expected("'}' to close the mapping opened at " + where(loc(open)));
+            else
+                expected("'instance' or 'entry' in the mapping");
+        }
+        next();
+        end_statement("the mapping");
+    }
+
+    void parse_entry() {
+        const Token &kw = next();
+        auto &m = prog_.mapping;
+        if (!m.entry.empty())
+            fail(kw, "duplicate entry (first at " + where(m.entry_loc) + ")");
+        m.entry_loc = loc(kw);
+        m.entry = expect_ident("an instance name after 'entry'").text;
+        end_statement("'entry " + m.entry + "'");
+    }
+
+    // instance NAME : VARIANT @ LEVEL { ATTRIBUTES }
+    void parse_instance() {
+        const Token &kw = next();
+        mapping::Instance inst;
+        inst.loc = loc(kw);
+        inst.name = expect_ident("an instance name after 'instance'").text;
+        if (const auto *first = prog_.mapping.find_instance(inst.name))
+            fail(kw, "duplicate instance '" + inst.name + "' (first defined at " +
+                         where(first->loc) + ")");
+        expect(":", "after instance name '" + inst.name + "'");
+        inst.variant = expect_ident("a variant name after ':'").text;
+        expect("@", "after variant '" + inst.variant + "'");
+        inst.level = parse_level_name();
+        const Token &open = expect("{", "after the instance's processor level");
+        std::map<std::string, Loc> seen; // attributes that may appear once
+        for (skip_separators(); !peek().is("}"); skip_separators()) {
+            if (at_end())
+                expected("'}' to close instance '" + inst.name + "' opened at " + where(loc(open)));
+            parse_attribute(inst, seen);
+        }
+        next();
+        end_statement("instance '" + inst.name + "'");
+        prog_.mapping.instances.push_back(std::move(inst));
+    }
+
+    // Fails if `key` (a binding's subject or a once-only attribute) was already given.
+    void check_unique(std::map<std::string, Loc> &seen, const std::string &key,
+                      const std::string &what, const Token &at, const mapping::Instance &inst) {
+        auto [it, fresh] = seen.emplace(key, loc(at));
+        if (!fresh)
+            fail(at, "duplicate " + what + " in instance '" + inst.name + "' (first at " +
+                         where(it->second) + ")");
+    }
+
+    void parse_attribute(mapping::Instance &inst, std::map<std::string, Loc> &seen) {
+        const Token &kw = peek();
+        const std::string &a = kw.text;
+        if (kw.kind != TokenKind::Ident)
+            expected("an instance attribute");
+        next();
+        if (a == "mem") {
+            do {
+                const Token &t = expect_ident("a tensor name after 'mem'");
+                check_unique(seen, "mem " + t.text, "mem binding for '" + t.text + "'", t, inst);
+                expect("=", "after 'mem " + t.text + "'");
+                const Token &m = expect_ident("a memory (" + one_of(kMemories) + ")");
+                auto mem = parse_memory(m.text);
+                if (!mem)
+                    fail(m, "unknown memory '" + m.text + "' (expected one of " +
+                                one_of(kMemories) + ")");
+                inst.mems.push_back({t.text, *mem, loc(t)});
+            } while (accept(","));
+        } else if (a == "tunable") {
+            do {
+                const Token &t = expect_ident("a tunable name after 'tunable'");
+                check_unique(seen, "tunable " + t.text, "tunable '" + t.text + "'", t, inst);
+                expect("=", "after 'tunable " + t.text + "'");
+                int64_t v = expect_int("an integer value for tunable '" + t.text + "'").int_value;
+                inst.tunables.push_back({t.text, v, loc(t)});
+            } while (accept(","));
+        } else if (a == "dispatch") {
+            do {
+                const Token &t = expect_ident("a launch site after 'dispatch'");
+                check_unique(seen, "dispatch " + t.text, "dispatch of '" + t.text + "'", t, inst);
+                expect("->", "after launch site '" + t.text + "'");
+                std::string target = expect_ident("an instance name after '->'").text;
+                inst.dispatch.push_back({t.text, target, loc(t)});
+            } while (accept(","));
+        } else if (a == "layout") {
+            do {
+                const Token &t = expect_ident("a tensor name after 'layout'");
+                check_unique(seen, "layout " + t.text, "layout of '" + t.text + "'", t, inst);
+                expect("=", "after 'layout " + t.text + "'");
+                const Token &l = expect_ident("a layout (" + one_of(kLayouts) + ")");
+                auto layout = mapping::parse_layout(l.text);
+                if (!layout)
+                    fail(l, "unknown layout '" + l.text + "' (expected one of " + one_of(kLayouts) +
+                                ")");
+                inst.layouts.push_back({t.text, *layout, loc(t)});
+            } while (accept(","));
+        } else if (a == "warpspecialize" || a == "persistent") {
+            check_unique(seen, a, "'" + a + "'", kw, inst);
+            (a == "persistent" ? inst.persistent : inst.warpspecialize) = true;
+        } else if (a == "pipeline") {
+            check_unique(seen, a, "'pipeline'", kw, inst);
+            expect("=", "after 'pipeline'");
+            inst.pipeline = expect_int("an integer pipeline depth").int_value;
+        } else if (a == "smem_limit") {
+            check_unique(seen, a, "'smem_limit'", kw, inst);
+            expect("=", "after 'smem_limit'");
+            inst.smem_limit = parse_bytes();
+        } else if (a == "schedule") {
+            check_unique(seen, a, "'schedule'", kw, inst);
+            expect("=", "after 'schedule'");
+            const Token &p = expect_ident("'manual' or 'optimal'");
+            if (p.text != "manual" && p.text != "optimal")
+                fail(p, "unknown schedule '" + p.text + "' (expected manual or optimal)");
+            inst.schedule = p.text == "optimal" ? mapping::SchedulePolicy::Optimal
+                                                : mapping::SchedulePolicy::Manual;
+        } else {
+            fail(kw, "unknown instance attribute '" + a +
+                         "' (expected mem, tunable, dispatch, layout, warpspecialize, pipeline, "
+                         "smem_limit, schedule or persistent)");
+        }
+        end_statement("'" + a + "' attribute");
+    }
+
+    // BYTES or N KiB (also written NKiB)
+    int64_t parse_bytes() {
+        const Token &n = expect_int("a byte count");
+        if (!peek().is_ident("KiB"))
+            return n.int_value;
+        next();
+        if (n.int_value > std::numeric_limits<int64_t>::max() / 1024)
+            fail(n, "shared-memory limit " + n.text + " KiB is too large");
+        return n.int_value * 1024;
+    }
+
+    // ---- operand resolution (needs every task signature, so it runs after parsing) ----
+
+    using Scope = std::map<std::string, bool>; // name -> names a tensor
+
+    void resolve_operands() {
+        for (std::size_t i = 0; i < prog_.variants.size(); ++i) {
+            Variant &v = prog_.variants[i];
+            const Task *task = prog_.find_task(v.task);
+            if (!task)
+                fail_at(variant_task_locs_[i],
+                        "variant '" + v.name + "' is of unknown task '" + v.task + "'");
+            Scope scope;
+            for (const auto &p : task->params)
+                scope[p.name] = p.is_tensor;
+            resolve_block(v.body, scope);
+        }
+    }
+
+    static void resolve(std::vector<Operand> &operands, const Scope &scope) {
+        for (auto &o : operands) {
+            if (o.is_tensor() || o.scalar()->kind != ExprKind::Name)
+                continue;
+            auto it = scope.find(o.scalar()->name);
+            if (it != scope.end() && it->second)
+                o.value = TensorRef{o.scalar()->name, {}, o.scalar()->loc};
+        }
+    }
+
+    static void resolve_block(std::vector<Stmt> &body, Scope scope) {
+        for (auto &s : body) {
+            if (auto *d = std::get_if<TunableDecl>(&s.node))
+                for (const auto &n : d->names)
+                    scope[n] = false;
+            else if (auto *t = std::get_if<LetTensor>(&s.node))
+                scope[t->name] = true;
+            else if (auto *b = std::get_if<LetBlocks>(&s.node))
+                scope[b->name] = true;
+            else if (auto *m = std::get_if<LetMma>(&s.node))
+                scope[m->name] = true;
+            else if (auto *x = std::get_if<LetScalar>(&s.node))
+                scope[x->name] = false;
+            else if (auto *l = std::get_if<Launch>(&s.node))
+                resolve(l->args, scope);
+            else if (auto *op = std::get_if<LeafOp>(&s.node))
+                resolve(op->operands, scope);
+            else if (auto *loop = std::get_if<Loop>(&s.node)) {
+                Scope inner = scope;
+                for (const auto &v : loop->vars)
+                    inner[v] = false;
+                resolve_block(loop->body, std::move(inner));
+            }
+        }
+    }
+};
+
+} // namespace
+
+Result<Program> parse_program(std::string_view text, const std::string &filename) {
+    auto tokens = lex(text, filename);
+    if (!tokens)
+        return tokens.errors();
+    try {
+        return Parser(std::move(tokens).value(), filename).run();
+    } catch (const DiagnosticError &e) {
+        return e.diag;
+    }
+}
+
+Result<Program> parse_file(const std::string &path) {
+    std::ifstream in(path, std::ios::binary);
+    if (!in)
+        return Diagnostic{Loc{}, "cannot read file '" + path + "'"};
+    std::ostringstream text;
+    text << in.rdbuf();
+    return parse_program(text.str(), path);
+}
+
+} // namespace kiln::ir

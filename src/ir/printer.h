@@ -1,0 +1,16 @@
+#pragma once
+// Writes the canonical kiln text (docs/LANGUAGE.md): the form examples/gemm.kiln is written in,
+// which parse_program reads back to the same IR. Comments are not part of the IR and are not
+// printed; declarations come out grouped (program, sizes and reference, tasks, variants,
+// mapping) in their order within each group; instance attributes in the documented order with
+// defaults omitted.
+#include "ir/program.h"
+
+#include <string>
+
+namespace kiln::ir {
+
+std::string print_program(const Program &p);
+std::string print_expr(const ExprPtr &e);
+
+} // namespace kiln::ir
