@@ -1,0 +1,142 @@
+#include "interp/view.h"
+
+#include <cassert>
+
+namespace kiln::interp {
+namespace {
+
+// The dimension of the partitioned tensor that piece dimension `d` runs along.
+std::size_t source_dim_of(const ir::PartitionSpec& spec, std::size_t d) {
+    if (spec.is_mma)
+        return d; // mma pieces keep the tensor's rank and dimension order
+    std::size_t k = 0;
+    for (std::size_t s = 0; s < spec.blocks.tile.size(); ++s)
+        if (spec.blocks.tile[s] && k++ == d)
+            return s;
+    assert(false && "piece dimension beyond the blocks tile");
+    return 0;
+}
+
+} // namespace
+
+View View::whole(std::shared_ptr<HostTensor> root) {
+    View v;
+    v.shape_ = root->shape;
+    for (std::size_t d = 0; d < v.shape_.size(); ++d) {
+        v.root_dim_.push_back(static_cast<int>(d));
+        std::vector<int64_t> coords(v.shape_[d]);
+        for (int64_t c = 0; c < v.shape_[d]; ++c)
+            coords[c] = c;
+        v.root_coords_.push_back(std::move(coords));
+    }
+    v.fixed_.assign(v.shape_.size(), 0);
+    v.root_ = std::move(root);
+    return v;
+}
+
+Result<View> View::piece(const ir::PartitionSpec& spec, const ir::PartitionShape& part,
+                         const ir::Shape& index, const Loc& loc) const {
+    if (index.size() != part.grid.size())
+        return Diagnostic{loc, "piece index has " + std::to_string(index.size()) +
+                                   " coordinates, the partition grid " +
+                                   ir::shape_string(part.grid) + " has " +
+                                   std::to_string(part.grid.size())};
+    for (std::size_t d = 0; d < index.size(); ++d)
+        if (index[d] < 0 || index[d] >= part.grid[d])
+            return Diagnostic{loc, "piece index " + ir::shape_string(index) +
+                                       " is outside the partition grid " +
+                                       ir::shape_string(part.grid)};
+    View v;
+    v.root_ = root_;
+    v.shape_ = part.piece;
+    v.fixed_ = fixed_;
+    v.outside_ = outside_;
+    // Probe one piece dimension at a time from the piece's origin.
+    ir::Shape coord(part.piece.size(), 0), out;
+    ir::piece_to_source(spec, shape_, index, coord, out);
+    const ir::Shape origin = out;
+    std::vector<bool> fed(shape_.size(), false);
+    for (std::size_t d = 0; d < part.piece.size(); ++d) {
+        std::size_t s = source_dim_of(spec, d);
+        fed[s] = true;
+        std::vector<int64_t> coords(part.piece[d]);
+        for (int64_t c = 0; c < part.piece[d]; ++c) {
+            coord[d] = c;
+            ir::piece_to_source(spec, shape_, index, coord, out);
+            coords[c] = out[s] >= 0 && out[s] < shape_[s] ? root_coords_[s][out[s]] : -1;
+        }
+        coord[d] = 0;
+        v.root_dim_.push_back(root_dim_[s]);
+        v.root_coords_.push_back(std::move(coords));
+    }
+    // Dimensions the pieces drop (squeezed by `_`) pin one root coordinate.
+    for (std::size_t s = 0; s < shape_.size(); ++s) {
+        if (fed[s])
+            continue;
+        int64_t c = origin[s] >= 0 && origin[s] < shape_[s] ? root_coords_[s][origin[s]] : -1;
+        if (c < 0)
+            v.outside_ = true;
+        else
+            v.fixed_[root_dim_[s]] = c;
+    }
+    return v;
+}
+
+int64_t View::root_coord(std::size_t d, int64_t c) const { return root_coords_[d][c]; }
+
+View::Offsets View::offsets() const {
+    const ir::Shape stride = row_major_strides(root_->shape);
+    Offsets o;
+    o.outside = outside_;
+    std::vector<bool> covered(root_->shape.size(), false);
+    for (std::size_t d = 0; d < shape_.size(); ++d) {
+        covered[root_dim_[d]] = true;
+        std::vector<int64_t> off(shape_[d]);
+        for (int64_t c = 0; c < shape_[d]; ++c) {
+            int64_t rc = root_coords_[d][c];
+            off[c] = rc < 0 ? -1 : rc * stride[root_dim_[d]];
+        }
+        o.dim.push_back(std::move(off));
+    }
+    for (std::size_t r = 0; r < covered.size(); ++r)
+        if (!covered[r])
+            o.base += fixed_[r] * stride[r];
+    return o;
+}
+
+std::vector<int64_t> View::element_offsets() const {
+    const Offsets o = offsets();
+    std::vector<int64_t> flat(size(), o.outside ? -1 : o.base);
+    // Row-major: the last dimension varies fastest, so walk dimensions with a running block size.
+    int64_t inner = 1;
+    for (std::size_t d = shape_.size(); d-- > 0;) {
+        const int64_t extent = shape_[d];
+        for (int64_t i = 0; i < static_cast<int64_t>(flat.size()); ++i) {
+            if (flat[i] < 0)
+                continue;
+            int64_t off = o.dim[d][(i / inner) % extent];
+            flat[i] = off < 0 ? -1 : flat[i] + off;
+        }
+        inner *= extent;
+    }
+    return flat;
+}
+
+std::vector<double> read_all(const View& v) {
+    const auto offs = v.element_offsets();
+    const auto& data = v.root().data;
+    std::vector<double> out(offs.size());
+    for (std::size_t i = 0; i < offs.size(); ++i)
+        out[i] = offs[i] < 0 ? 0.0 : data[offs[i]];
+    return out;
+}
+
+void write_all(const View& v, const std::vector<double>& values) {
+    const auto offs = v.element_offsets();
+    HostTensor& t = v.root();
+    for (std::size_t i = 0; i < offs.size(); ++i)
+        if (offs[i] >= 0)
+            t.store(offs[i], values[i]);
+}
+
+} // namespace kiln::interp

@@ -1,0 +1,64 @@
+#pragma once
+// A tensor as a task sees it: the root storage plus the chain of partition pieces that led to it
+// (ir::piece_to_source applied link by link). Every partition operator maps each piece dimension
+// to exactly one dimension of the partitioned tensor, independently of the other coordinates, so
+// a view is stored per dimension: for each of its dimensions, the root dimension it runs along
+// and the root coordinate of each of its coordinates (-1 where a padded piece leaves the root).
+// Building a piece therefore costs the sum of its extents, not their product.
+#include "interp/host_tensor.h"
+#include "ir/diagnostic.h"
+#include "ir/partition.h"
+
+#include <memory>
+#include <vector>
+
+namespace kiln::interp {
+
+class View {
+public:
+    // The whole of `root`.
+    static View whole(std::shared_ptr<HostTensor> root);
+
+    // Piece `index` of the partition `spec` of this view (shape `part` from ir::partition_shape).
+    // An index outside the grid is a Diagnostic at `loc`.
+    Result<View> piece(const ir::PartitionSpec& spec, const ir::PartitionShape& part,
+                       const ir::Shape& index, const Loc& loc) const;
+
+    const ir::Shape& shape() const { return shape_; }
+    ir::DType dtype() const { return root_->dtype; }
+    HostTensor& root() const { return *root_; }
+    bool same_root(const View& o) const { return root_ == o.root_; }
+
+    // Root coordinate of coordinate `c` along view dimension `d` (-1: outside the root).
+    int64_t root_coord(std::size_t d, int64_t c) const;
+
+    // Where the elements live in root().data: element (c0, c1, ...) is at
+    // base + dim[0][c0] + dim[1][c1] + ..., or nowhere (padding) if any term is -1 or `outside`.
+    struct Offsets {
+        int64_t base = 0;
+        bool outside = false;
+        std::vector<std::vector<int64_t>> dim;
+        bool padded(std::size_t d, int64_t c) const { return dim[d][c] < 0; }
+    };
+    Offsets offsets() const;
+    // One offset per element in row-major order, -1 for padding.
+    std::vector<int64_t> element_offsets() const;
+
+    int64_t size() const { return element_count(shape_); }
+
+private:
+    std::shared_ptr<HostTensor> root_;
+    ir::Shape shape_;
+    std::vector<int> root_dim_;                      // per view dimension
+    std::vector<std::vector<int64_t>> root_coords_;  // per view dimension, per coordinate
+    ir::Shape fixed_;  // root coordinates of the root dimensions no view dimension runs along
+    bool outside_ = false; // a fixed coordinate lies outside the root: every element is padding
+};
+
+// The elements of `v` in row-major order; padding reads 0.
+std::vector<double> read_all(const View& v);
+// Stores `values` (row-major, one per element) into `v`, rounding to its dtype; writes to
+// padding are dropped.
+void write_all(const View& v, const std::vector<double>& values);
+
+} // namespace kiln::interp
