@@ -1,0 +1,23 @@
+#!/usr/bin/env bash
+# Builds build-gemm/libkiln_gemm.so (src/gemm + device/kiln headers) with nvcc, one process per
+# translation unit in parallel. Needs nvcc only (no GPU). Usage: bench/build_gemm.sh [outdir]
+set -euo pipefail
+cd "$(dirname "$0")/.."
+OUT=${1:-build-gemm}
+mkdir -p "$OUT"
+NVCC=${NVCC:-nvcc}
+FLAGS=(-std=c++20 -O3 -gencode=arch=compute_90a,code=sm_90a -Xcompiler -fPIC -Idevice -Iinclude
+       -Xptxas -v)
+pids=()
+for tu in sm90_bf16 sm90_f16 generic gemm; do
+    "$NVCC" "${FLAGS[@]}" -c "src/gemm/$tu.cu" -o "$OUT/$tu.o" >"$OUT/$tu.ptxas.log" 2>&1 &
+    pids+=($!)
+done
+rc=0
+for p in "${pids[@]}"; do wait "$p" || rc=1; done
+if [ $rc -ne 0 ]; then cat "$OUT"/*.ptxas.log | grep -v "^ptxas info" | head -50; exit 1; fi
+"$NVCC" -shared -o "$OUT/libkiln_gemm.so" "$OUT"/{sm90_bf16,sm90_f16,generic,gemm}.o -lcudart
+if grep -h "spill" "$OUT"/*.ptxas.log | grep -qv " 0 bytes spill stores, 0 bytes spill loads"; then
+    echo "build_gemm: local-memory spills:"; grep -h "spill" "$OUT"/*.ptxas.log | sort | uniq -c
+fi
+echo "build_gemm: $OUT/libkiln_gemm.so"

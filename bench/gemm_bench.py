@@ -1,0 +1,80 @@
+"""kiln GEMM vs cuBLAS (torch.matmul / cuBLASLt fused epilogues), side by side in one process.
+bf16 in, fp32 accumulate, bf16 out; random data; triton.testing.do_bench medians (it flushes L2
+between reps). Prints a ratio table; writes JSON (GPU name, clocks, command) to --json.
+Usage: python3 bench/gemm_bench.py [--quick] [--json PATH]"""
+import json
+import subprocess
+import sys
+
+import torch
+from triton.testing import do_bench
+
+sys.path.insert(0, __file__.rsplit("/", 1)[0])
+import kiln_gemm as kg  # noqa: E402
+
+quick = "--quick" in sys.argv
+json_path = sys.argv[sys.argv.index("--json") + 1] if "--json" in sys.argv else None
+torch.manual_seed(0)
+dev = "cuda"
+
+
+def smi(q):
+    try:
+        return subprocess.run(["nvidia-smi", f"--query-gpu={q}", "--format=csv,noheader"],
+                              capture_output=True, text=True).stdout.strip()
+    except OSError:
+        return "n/a"
+
+
+def bench(fn):
+    return do_bench(fn, warmup=50, rep=300, return_mode="median")  # ms
+
+
+squares = [2048, 4096, 6144, 8192] if not quick else [4096, 8192]
+llm = [("llama-qkv", 8192, 12288, 4096), ("llama-o", 8192, 4096, 4096),
+       ("llama-up", 8192, 11008, 4096), ("llama-down", 8192, 4096, 11008),
+       ("decode-ish", 256, 8192, 8192)] if not quick else [("llama-up", 8192, 11008, 4096)]
+shapes = [(f"square-{s}", s, s, s) for s in squares] + llm
+
+rows = []
+for name, M, N, K in shapes:
+    a = torch.randn(M, K, device=dev, dtype=torch.bfloat16)
+    w = torch.randn(N, K, device=dev, dtype=torch.bfloat16)
+    out = torch.empty(M, N, device=dev, dtype=torch.bfloat16)
+    bias = torch.randn(N, device=dev, dtype=torch.bfloat16)
+    st, path = kg.linear(a, w, out)
+    assert st == "success", st
+    ref = a.float() @ w.float().t()
+    err = ((out.float() - ref).norm() / ref.norm()).item()
+    flop = 2.0 * M * N * K
+    t_cublas = bench(lambda: torch.matmul(a, w.t()))
+    t_kiln = bench(lambda: kg.linear(a, w, out))
+    rows.append(dict(kind="gemm", shape=name, M=M, N=N, K=K, path=path, rel_err=err,
+                     kiln_ms=t_kiln, cublas_ms=t_cublas, kiln_tflops=flop / t_kiln / 1e9,
+                     cublas_tflops=flop / t_cublas / 1e9, ratio=t_cublas / t_kiln))
+    for act, gelu in (("relu", False), ("gelu", True)):
+        if quick and act == "gelu":
+            continue
+        t_lt = bench(lambda: torch._addmm_activation(bias, a, w.t(), use_gelu=gelu))
+        t_k = bench(lambda: kg.linear(a, w, out, act=act, bias=bias, bias_mode="col"))
+        kg.linear(a, w, out, act=act, bias=bias, bias_mode="col")
+        ref_e = torch._addmm_activation(bias.float(), a.float(), w.float().t(), use_gelu=gelu)
+        e2 = ((out.float() - ref_e).norm() / ref_e.norm()).item()
+        rows.append(dict(kind=f"gemm+bias+{act}", shape=name, M=M, N=N, K=K, path=path,
+                         rel_err=e2, kiln_ms=t_k, cublas_ms=t_lt,
+                         kiln_tflops=flop / t_k / 1e9, cublas_tflops=flop / t_lt / 1e9,
+                         ratio=t_lt / t_k))
+    del a, w, out
+
+gpu = dict(name=torch.cuda.get_device_name(), sms=torch.cuda.get_device_properties(0).multi_processor_count,
+           clocks_sm_mem=smi("clocks.sm,clocks.mem"), max_clocks=smi("clocks.max.sm,clocks.max.mem"),
+           driver=smi("driver_version"), torch=torch.__version__)
+print(f"\nGPU: {gpu}")
+print(f"{'kind':18s} {'shape':14s} {'M':>6s} {'N':>6s} {'K':>6s} {'path':7s} "
+      f"{'kiln TF/s':>9s} {'cuBLAS TF/s':>11s} {'ratio':>6s} {'err':>8s}")
+for r in rows:
+    print(f"{r['kind']:18s} {r['shape']:14s} {r['M']:6d} {r['N']:6d} {r['K']:6d} {r['path']:7s} "
+          f"{r['kiln_tflops']:9.1f} {r['cublas_tflops']:11.1f} {r['ratio']:6.3f} {r['rel_err']:8.1e}")
+if json_path:
+    with open(json_path, "w") as f:
+        json.dump(dict(gpu=gpu, command=" ".join(sys.argv), rows=rows), f, indent=1)

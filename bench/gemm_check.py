@@ -1,0 +1,143 @@
+"""GPU correctness of kiln::gemm::gemmEx against a float64 reference on fresh random data:
+tile-multiple and ragged sizes, both paths, every output dtype, epilogues, batches, all
+transpositions, misaligned pointers, error values. Prints one line per case; exits 1 on failure.
+Usage: python3 bench/gemm_check.py [--quick]"""
+import math
+import sys
+
+import torch
+import torch.nn.functional as F
+
+sys.path.insert(0, __file__.rsplit("/", 1)[0])
+import kiln_gemm as kg  # noqa: E402
+
+torch.manual_seed(1234)
+dev = "cuda"
+fails = 0
+TOL = {torch.bfloat16: 1e-2, torch.float16: 2e-3, torch.float32: 1e-4}
+
+
+def rel(out, ref):
+    out = out.double()
+    if not torch.isfinite(out).all():
+        return math.inf
+    return ((out - ref).norm() / ref.norm().clamp_min(1e-30)).item()
+
+
+def act_ref(x, act):
+    if act == "relu":
+        return torch.relu(x)
+    if act == "gelu":
+        return F.gelu(x, approximate="tanh")
+    if act == "silu":
+        return F.silu(x)
+    return x
+
+
+def report(name, err, tol, status, path, want_path=None):
+    global fails
+    ok = status == "success" and err <= tol and (want_path is None or path == want_path)
+    fails += not ok
+    print(f"{'PASS' if ok else 'FAIL'} {name:58s} err={err:.2e} tol={tol:.0e} path={path} "
+          f"status={status}")
+
+
+def case_linear(M, N, K, in_dt=torch.bfloat16, out_dt=torch.bfloat16, alpha=1.0, beta=0.0,
+                act=None, bias_mode=None, batch=0, path="auto", want=None, bias_dt=torch.float32):
+    shp = (batch,) if batch else ()
+    a = torch.randn(*shp, M, K, device=dev).to(in_dt)
+    w = torch.randn(*shp, N, K, device=dev).to(in_dt)
+    c = torch.randn(*shp, M, N, device=dev).to(out_dt)
+    c0 = c.double().clone()
+    if beta == 0.0:
+        c.fill_(float("nan"))  # poison: every element must be written, C never read
+    bias = None
+    if bias_mode:
+        bias = torch.randn(*shp, M if bias_mode == "row" else N, device=dev).to(bias_dt)
+    st, taken = kg.linear(a, w, c, alpha, beta, act, bias, bias_mode or "col", path)
+    torch.cuda.synchronize()
+    ref = alpha * (a.double() @ w.double().transpose(-1, -2))
+    if beta != 0.0:
+        ref = ref + beta * c0
+    if bias is not None:
+        ref = ref + (bias.double().unsqueeze(-1) if bias_mode == "row" else bias.double().unsqueeze(-2))
+    ref = act_ref(ref, act)
+    name = (f"linear {M}x{N}x{K}{' b'+str(batch) if batch else ''} {str(in_dt)[6:]}->"
+            f"{str(out_dt)[6:]} a={alpha} b={beta} {act or ''} {bias_mode or ''} [{path}]")
+    report(name, rel(c, ref), TOL[out_dt] if out_dt != torch.float32 else 2e-5 * math.sqrt(K) + 1e-5,
+           st, taken, want)
+
+
+def case_trans(M, N, K, ta, tb, in_dt=torch.bfloat16, offset=0):
+    a_log = torch.randn(M, K, device=dev).to(in_dt)
+    b_log = torch.randn(K, N, device=dev).to(in_dt)
+    a_st = a_log if ta == "N" else a_log.t().contiguous()
+    b_st = b_log if tb == "N" else b_log.t().contiguous()
+    if offset:  # misaligned base pointers: views starting `offset` elements in
+        a_buf = torch.empty(a_st.numel() + offset, device=dev, dtype=in_dt)
+        a_buf[offset:] = a_st.flatten()
+        a_st = a_buf[offset:].view(a_st.shape)
+    c = torch.full((M, N), float("nan"), device=dev, dtype=torch.float32)
+    lda, ldb = a_st.stride(0), b_st.stride(0)
+    st, taken = kg.gemm_raw(ta, tb, M, N, K, 1.0, a_st, lda, b_st, ldb, 0.0, c, N,
+                            a_dtype=in_dt)
+    torch.cuda.synchronize()
+    ref = a_log.double() @ b_log.double()
+    want = "tma" if (ta, tb) == ("N", "T") and not offset and in_dt in (torch.bfloat16, torch.float16) and K % 8 == 0 else "generic"
+    report(f"op {ta}{tb} {M}x{N}x{K} {str(in_dt)[6:]}->f32 offset={offset}", rel(c, ref),
+           2e-5 * math.sqrt(K) + 1e-5 if in_dt != torch.float32 else 1e-5, st, taken, want)
+
+
+def case_errors():
+    global fails
+    a = torch.randn(64, 64, device=dev).bfloat16()
+    c = torch.empty(64, 64, device=dev).bfloat16()
+    checks = [
+        ("lda < K", kg.gemm_raw("N", "T", 64, 64, 64, 1, a, 32, a, 64, 0, c, 64)[0], "bad leading dimension"),
+        ("ldc < N", kg.gemm_raw("N", "T", 64, 64, 64, 1, a, 64, a, 64, 0, c, 16)[0], "bad leading dimension"),
+        ("M < 0", kg.gemm_raw("N", "T", -1, 64, 64, 1, a, 64, a, 64, 0, c, 64)[0], "invalid value"),
+        ("fp8 out", kg.gemm_raw("N", "T", 64, 64, 64, 1, a, 64, a, 64, 0,
+                                c.view(torch.float8_e4m3fn)[:, :64], 64)[0], "unsupported data type"),
+        ("forced tma, op NN", kg.gemm_raw("N", "N", 64, 64, 64, 1, a, 64, a, 64, 0, c, 64,
+                                          path="tma")[0], "path unavailable"),
+    ]
+    for name, got, want in checks:
+        ok = got == want
+        fails += not ok
+        print(f"{'PASS' if ok else 'FAIL'} error value: {name:40s} got '{got}' want '{want}'")
+
+
+quick = "--quick" in sys.argv
+# tile multiples and ragged sizes, wgmma path
+for (M, N, K) in [(128, 256, 64), (256, 512, 256), (1024, 1024, 1024), (2048, 2048, 512),
+                  (129, 257, 72), (1000, 1000, 1000), (77, 300, 8), (1, 1, 8), (4095, 4097, 520),
+                  (300, 5000, 4096)]:
+    case_linear(M, N, K, want="tma")
+for out_dt in (torch.float16, torch.float32):
+    case_linear(333, 1000, 1000, out_dt=out_dt, want="tma")
+case_linear(512, 768, 512, in_dt=torch.float16, out_dt=torch.float16, want="tma")
+case_linear(513, 700, 264, in_dt=torch.float16, out_dt=torch.float32, want="tma")
+# epilogues
+case_linear(600, 900, 512, alpha=0.5, beta=0.75, want="tma")
+case_linear(600, 900, 512, out_dt=torch.float32, alpha=-2.0, beta=1.5, want="tma")
+for act in ("relu", "gelu", "silu"):
+    case_linear(700, 1100, 384, act=act, bias_mode="col", want="tma")
+case_linear(700, 1100, 384, act="relu", bias_mode="row", bias_dt=torch.bfloat16, want="tma")
+case_linear(700, 1100, 384, out_dt=torch.float32, act="gelu", bias_mode="col", alpha=2.0,
+            beta=0.5, want="tma")
+# strided batches
+case_linear(200, 300, 128, batch=3, want="tma")
+case_linear(256, 512, 256, batch=4, act="silu", bias_mode="col", out_dt=torch.float32, want="tma")
+# generic path: forced, transposes, misalignment, other dtypes
+case_linear(333, 555, 200, path="generic", want="generic")
+case_linear(129, 257, 72, path="generic", act="gelu", bias_mode="row", beta=0.5, want="generic")
+for ta in "NT":
+    for tb in "NT":
+        case_trans(130, 250, 96, ta, tb)
+case_trans(130, 250, 96, "N", "T", offset=1)
+case_trans(200, 100, 30, "N", "T")  # K % 8 != 0: TMA strides not 16-byte multiples
+case_trans(130, 250, 96, "N", "N", in_dt=torch.float32)
+case_trans(64, 80, 48, "T", "T", in_dt=torch.float16)
+case_errors()
+print(f"gemm_check: {fails} failure(s)")
+sys.exit(1 if fails else 0)

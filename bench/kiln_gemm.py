@@ -1,0 +1,56 @@
+"""ctypes binding of libkiln_gemm.so (src/gemm) for tests and benchmarks: torch tensors in,
+kiln::gemm::gemmEx underneath. Row-major convention as in include/kiln/gemm.h."""
+import ctypes
+import os
+
+import torch
+
+DT = {torch.float16: 0, torch.bfloat16: 1, torch.float32: 2,
+      torch.float8_e4m3fn: 3, torch.float8_e5m2: 4}
+ACT = {None: 0, "relu": 1, "gelu": 2, "silu": 3}
+BIAS = {None: 0, "row": 1, "col": 2}
+PATH = {"auto": 0, "tma": 1, "generic": 2}
+STATUS = ["success", "invalid value", "bad leading dimension", "unsupported data type",
+          "path unavailable", "CUDA error"]
+
+_lib = None
+
+
+def lib():
+    global _lib
+    if _lib is None:
+        _lib = ctypes.CDLL(os.environ.get("KILN_GEMM_LIB", "build-gemm/libkiln_gemm.so"))
+        f = _lib.kiln_gemm_ex
+        i, i64, fl, p = ctypes.c_int, ctypes.c_int64, ctypes.c_float, ctypes.c_void_p
+        f.argtypes = [i, i, i, i, i, fl, p, i64, p, i64, fl, p, i64, i, i, i, p, i, i, i,
+                      i64, i64, i64, p, i, ctypes.POINTER(i)]
+        f.restype = i
+    return _lib
+
+
+def gemm_raw(ta, tb, M, N, K, alpha, a, lda, b, ldb, beta, c, ldc, act=None, bias=None,
+             bias_mode=None, batch=1, sa=0, sb=0, sc=0, path="auto", a_dtype=None):
+    taken = ctypes.c_int(-1)
+    st = lib().kiln_gemm_ex(
+        int(ta == "T"), int(tb == "T"), M, N, K, alpha, a.data_ptr(), lda, b.data_ptr(), ldb,
+        beta, c.data_ptr(), ldc, DT[a_dtype or a.dtype], DT[c.dtype], ACT[act],
+        bias.data_ptr() if bias is not None else None,
+        DT[bias.dtype] if bias is not None else 2, BIAS[bias_mode], batch, sa, sb, sc,
+        torch.cuda.current_stream().cuda_stream, PATH[path], ctypes.byref(taken))
+    return STATUS[st], ["auto", "tma", "generic"][taken.value] if taken.value >= 0 else None
+
+
+def linear(a, w, out, alpha=1.0, beta=0.0, act=None, bias=None, bias_mode="col", path="auto"):
+    """out(MxN) = act(alpha * a(MxK) @ w(NxK)^T + beta * out + bias); contiguous 2-D or 3-D
+    (batched) tensors."""
+    if a.dim() == 3:
+        B, M, K = a.shape
+        N = w.shape[-2]
+        return gemm_raw("N", "T", M, N, K, alpha, a, a.stride(1), w, w.stride(-2), beta, out,
+                        out.stride(1), act, bias, bias_mode if bias is not None else None, B,
+                        a.stride(0), w.stride(0) if w.dim() == 3 else 0, out.stride(0), path)
+    M, K = a.shape
+    N = w.shape[0]
+    return gemm_raw("N", "T", M, N, K, alpha, a, a.stride(0), w, w.stride(0), beta, out,
+                    out.stride(0), act, bias, bias_mode if bias is not None else None,
+                    path=path)

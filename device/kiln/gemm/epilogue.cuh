@@ -1,0 +1,90 @@
+// kiln::gemm epilogues — what happens to each accumulator element on its way to D.
+//
+// An epilogue is any type with
+//   __device__ float operator()(float acc, int row, int col, int batch) const;
+// called once per output element (row < M, col < N) just before the store; the kernel casts the
+// result to D's element type. Epilogues compose by nesting (Chain), and a user functor is just
+// another epilogue. All of them work unchanged on the TMA/wgmma kernel and the generic kernel.
+#pragma once
+#include <cstdint>
+#include <cuda_bf16.h>
+#include <cuda_fp16.h>
+#include "kiln/gemm/numeric.cuh"
+
+namespace kiln::gemm {
+
+#ifndef KILN_GEMM_ENUMS_DEFINED  // same definitions as include/kiln/gemm.h
+#define KILN_GEMM_ENUMS_DEFINED
+enum class Activation : int { None = 0, ReLU = 1, GELU = 2, SiLU = 3 };
+enum class BiasMode : int { None = 0, Row = 1, Col = 2 };  // Row: bias[row] (length M); Col: bias[col]
+#endif
+
+__device__ __forceinline__ float activate(Activation a, float x) {
+    switch (a) {
+    case Activation::ReLU: return x > 0.f ? x : 0.f;
+    case Activation::GELU:  // tanh approximation, as cuBLASLt's GELU epilogue
+        return 0.5f * x * (1.f + tanhf(0.7978845608028654f * (x + 0.044715f * x * x * x)));
+    case Activation::SiLU: return x / (1.f + __expf(-x));
+    default: return x;
+    }
+}
+
+/// D = acc (plain copy).
+struct EpilogueCopy {
+    template <class V>
+    __device__ V operator()(V acc, int, int, int) const { return acc; }
+};
+
+/// Storage type of a bias vector, chosen at run time (one uniform branch per element).
+enum class BiasType : int { F32 = 0, BF16 = 1, F16 = 2 };
+
+__device__ __forceinline__ float load_as_float(const void* p, BiasType t, int64_t i) {
+    switch (t) {
+    case BiasType::BF16: return to_float(static_cast<const __nv_bfloat16*>(p)[i]);
+    case BiasType::F16: return to_float(static_cast<const __half*>(p)[i]);
+    default: return static_cast<const float*>(p)[i];
+    }
+}
+
+/// D = act(alpha * acc + beta * C + bias), the BLAS/cuBLASLt-style fused epilogue. C is read
+/// with its element type CT, and never when beta == 0 (BLAS semantics: C may hold NaNs).
+template <class CT>
+struct EpilogueLinear {
+    float alpha = 1.f, beta = 0.f;
+    const CT* c = nullptr;
+    int64_t ldc = 0, batch_stride_c = 0;
+    const void* bias = nullptr;
+    BiasType bias_type = BiasType::F32;
+    BiasMode bias_mode = BiasMode::None;
+    int64_t batch_stride_bias = 0;
+    Activation act = Activation::None;
+
+    __device__ __forceinline__ float operator()(float acc, int row, int col, int b) const {
+        float v = alpha * acc;
+        if (beta != 0.f) v += beta * to_float(c[b * batch_stride_c + int64_t(row) * ldc + col]);
+        if (bias_mode == BiasMode::Row)
+            v += load_as_float(bias, bias_type, b * batch_stride_bias + row);
+        else if (bias_mode == BiasMode::Col)
+            v += load_as_float(bias, bias_type, b * batch_stride_bias + col);
+        return activate(act, v);
+    }
+};
+
+/// Applies `F` elementwise after `E`: D = f(e(acc, ...)).
+template <class E, class F>
+struct Chain {
+    E first;
+    F then;
+    __device__ __forceinline__ float operator()(float acc, int row, int col, int b) const {
+        return then(first(acc, row, col, b), row, col, b);
+    }
+};
+
+/// Wraps a plain unary functor x -> f(x) (e.g. a user lambda) as an epilogue.
+template <class F>
+struct Elementwise {
+    F f;
+    __device__ __forceinline__ float operator()(float acc, int, int, int) const { return f(acc); }
+};
+
+}  // namespace kiln::gemm

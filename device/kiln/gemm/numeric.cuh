@@ -1,0 +1,38 @@
+// kiln::gemm numeric helpers: conversions between storage types and fp32.
+#pragma once
+#include <cuda_bf16.h>
+#include <cuda_fp16.h>
+#include <cuda_fp8.h>
+
+namespace kiln::gemm {
+
+__host__ __device__ __forceinline__ float to_float(float x) { return x; }
+__host__ __device__ __forceinline__ float to_float(double x) { return static_cast<float>(x); }
+__device__ __forceinline__ float to_float(__nv_bfloat16 x) { return __bfloat162float(x); }
+__device__ __forceinline__ float to_float(__half x) { return __half2float(x); }
+__device__ __forceinline__ float to_float(__nv_fp8_e4m3 x) { return static_cast<float>(x); }
+__device__ __forceinline__ float to_float(__nv_fp8_e5m2 x) { return static_cast<float>(x); }
+
+template <class T>
+__device__ __forceinline__ T from_float(float x);
+template <>
+__device__ __forceinline__ float from_float<float>(float x) { return x; }
+template <>
+__device__ __forceinline__ __nv_bfloat16 from_float<__nv_bfloat16>(float x) {
+    return __float2bfloat16_rn(x);
+}
+template <>
+__device__ __forceinline__ __half from_float<__half>(float x) { return __float2half_rn(x); }
+
+/// Stores two adjacent elements (one 4- or 8-byte store when the address is aligned for it).
+template <class T>
+__device__ __forceinline__ void store_pair(T* p, float a, float b) {
+    if constexpr (sizeof(T) == 2) {
+        T v[2] = {from_float<T>(a), from_float<T>(b)};
+        *reinterpret_cast<uint32_t*>(p) = *reinterpret_cast<uint32_t*>(v);
+    } else {
+        *reinterpret_cast<float2*>(p) = make_float2(a, b);
+    }
+}
+
+}  // namespace kiln::gemm

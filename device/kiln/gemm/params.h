@@ -1,0 +1,34 @@
+// kiln::gemm params (GemmKernels §4.2.1): tile shapes and pipeline depth with default heuristics.
+// Plain C++ (no CUDA), so host code and tests can call it.
+#pragma once
+
+namespace kiln::gemm {
+
+struct Params {
+    int block_m = 128, block_n = 256, block_k = 64;  // CTA tile
+    int warpgroup_m = 64;                             // rows per consumer warpgroup
+    int stages = 4;                                   // smem pipeline depth
+    int cluster_m = 1, cluster_n = 1;
+    int swizzle_bytes = 128;
+    int group_m = 16;                                 // rasterization group (tiles along M)
+};
+
+/// Largest stage count whose A+B buffers fit in `smem_bytes` (leaving room for barriers).
+constexpr int max_stages(int bm, int bn, int bk, int elem_bytes, int smem_bytes = 227 * 1024) {
+    int per_stage = (bm + bn) * bk * elem_bytes;
+    int s = (smem_bytes - 2048) / per_stage;
+    return s < 1 ? 1 : s;
+}
+
+/// Heuristic: 128x256 tiles when they still give every SM at least one tile, else 128x128
+/// (more, smaller tiles for skinny or small problems). Stages fill shared memory.
+constexpr Params default_params(int M, int N, int K, int batch, int elem_bytes, int sms) {
+    Params p;
+    long tiles256 = long((M + 127) / 128) * ((N + 255) / 256) * batch;
+    p.block_n = tiles256 >= sms ? 256 : 128;
+    p.stages = max_stages(p.block_m, p.block_n, p.block_k, elem_bytes);
+    if (p.stages > 6) p.stages = 6;
+    return p;
+}
+
+}  // namespace kiln::gemm

@@ -1,0 +1,31 @@
+// kiln::gemm transforms (GemmKernels §4.2.3): elementwise functors applied right after every
+// load (A, B, C) and right before every store (D). Any callable T -> T works; these are the
+// common ones. Compose with Then<F, G> (f first).
+#pragma once
+
+namespace kiln::gemm::transform {
+
+struct Identity {
+    template <class T>
+    __host__ __device__ constexpr T operator()(T x) const { return x; }
+};
+struct Scale {
+    float s;
+    __host__ __device__ constexpr float operator()(float x) const { return s * x; }
+};
+struct Add {
+    float c;
+    __host__ __device__ constexpr float operator()(float x) const { return x + c; }
+};
+struct ReLU {
+    __host__ __device__ constexpr float operator()(float x) const { return x > 0.f ? x : 0.f; }
+};
+template <class F, class G>
+struct Then {
+    F f;
+    G g;
+    template <class T>
+    __host__ __device__ constexpr T operator()(T x) const { return g(f(x)); }
+};
+
+}  // namespace kiln::gemm::transform

@@ -1,0 +1,116 @@
+// kiln::dev::tma — TMA tensor maps (host) and bulk tensor copies (device), sm_90.
+//
+// Host: make_tensor_map() encodes a CUtensorMap through the driver entry point obtained from the
+// runtime (no -lcuda needed). Device: load/store wrappers over cuda::ptx::cp_async_bulk_tensor.
+// Pass the map as a `const __grid_constant__ CUtensorMap` kernel parameter and take its address.
+// TMA rules enforced by make_tensor_map(): base 16-byte aligned, strides multiples of 16 bytes,
+// box dims <= 256, inner box bytes <= swizzle span. Out-of-bounds box elements read as zero and
+// are not written by stores, which is how the GEMM predicates ragged M, N and K.
+#pragma once
+#include <cstdint>
+#include <cuda.h>
+#include <cuda/ptx>
+#include "kiln/swizzle.cuh"
+
+#if !defined(__CUDACC_RTC__)
+#include <cuda_runtime.h>
+#include <cudaTypedefs.h>
+#endif
+
+namespace kiln::dev::tma {
+
+#if !defined(__CUDACC_RTC__)
+/// Resolves cuTensorMapEncodeTiled once through the runtime (driver >= 12.0).
+inline PFN_cuTensorMapEncodeTiled_v12000 encode_fn() {
+    static PFN_cuTensorMapEncodeTiled_v12000 fn = [] {
+        void* p = nullptr;
+        cudaDriverEntryPointQueryResult q{};
+        if (cudaGetDriverEntryPointByVersion("cuTensorMapEncodeTiled", &p, 12000,
+                                             cudaEnableDefault, &q) != cudaSuccess ||
+            q != cudaDriverEntryPointSuccess)
+            p = nullptr;
+        return reinterpret_cast<PFN_cuTensorMapEncodeTiled_v12000>(p);
+    }();
+    return fn;
+}
+
+inline CUtensorMapSwizzle to_cu(swizzle::Mode m) {
+    switch (m) {
+    case swizzle::Mode::B32: return CU_TENSOR_MAP_SWIZZLE_32B;
+    case swizzle::Mode::B64: return CU_TENSOR_MAP_SWIZZLE_64B;
+    case swizzle::Mode::B128: return CU_TENSOR_MAP_SWIZZLE_128B;
+    default: return CU_TENSOR_MAP_SWIZZLE_NONE;
+    }
+}
+
+/// Encodes a tiled tensor map of rank R (dims[0] is the contiguous one; strides_bytes has R-1
+/// entries, for dims 1..R-1). Returns false (and leaves *map untouched) when a TMA rule fails.
+template <int R>
+inline bool make_tensor_map(CUtensorMap* map, CUtensorMapDataType dtype, const void* base,
+                            const uint64_t (&dims)[R], const uint64_t (&strides_bytes)[R - 1],
+                            const uint32_t (&box)[R], swizzle::Mode sw,
+                            CUtensorMapL2promotion l2 = CU_TENSOR_MAP_L2_PROMOTION_L2_256B) {
+    static_assert(R >= 1 && R <= 5, "tiled tensor maps have rank 1..5");
+    if (reinterpret_cast<uintptr_t>(base) % 16 != 0) return false;
+    for (int i = 0; i < R - 1; ++i)
+        if (strides_bytes[i] % 16 != 0) return false;
+    for (int i = 0; i < R; ++i)
+        if (box[i] == 0 || box[i] > 256) return false;
+    auto fn = encode_fn();
+    if (!fn) return false;
+    uint32_t elem_strides[R];
+    for (int i = 0; i < R; ++i) elem_strides[i] = 1;
+    CUresult r = fn(map, dtype, R, const_cast<void*>(base), dims, strides_bytes, box, elem_strides,
+                    CU_TENSOR_MAP_INTERLEAVE_NONE, to_cu(sw), l2,
+                    CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
+    return r == CUDA_SUCCESS;
+}
+#endif
+
+/// Hint the TMA unit to fetch the descriptor early (one thread, before the first copy).
+__device__ __forceinline__ void prefetch_descriptor(const CUtensorMap* map) {
+    asm volatile("prefetch.tensormap [%0];" ::"l"(reinterpret_cast<uint64_t>(map)) : "memory");
+}
+
+/// Global -> shared tile load, completing `bar` with the box's bytes (2D / 3D coordinates,
+/// innermost first).
+__device__ __forceinline__ void load(void* smem_dst, const CUtensorMap* map, uint64_t* bar,
+                                     int32_t c0, int32_t c1) {
+    const int32_t coords[2] = {c0, c1};
+    cuda::ptx::cp_async_bulk_tensor(cuda::ptx::space_cluster, cuda::ptx::space_global, smem_dst,
+                                    map, coords, bar);
+}
+__device__ __forceinline__ void load(void* smem_dst, const CUtensorMap* map, uint64_t* bar,
+                                     int32_t c0, int32_t c1, int32_t c2) {
+    const int32_t coords[3] = {c0, c1, c2};
+    cuda::ptx::cp_async_bulk_tensor(cuda::ptx::space_cluster, cuda::ptx::space_global, smem_dst,
+                                    map, coords, bar);
+}
+
+/// Multicast load: the box lands at the same smem offset (and completes the barrier at the same
+/// offset) in every CTA of the cluster whose bit is set in `cta_mask` (sm_90a).
+__device__ __forceinline__ void load_multicast(void* smem_dst, const CUtensorMap* map,
+                                               uint64_t* bar, uint16_t cta_mask, int32_t c0,
+                                               int32_t c1, int32_t c2) {
+    const int32_t coords[3] = {c0, c1, c2};
+    cuda::ptx::cp_async_bulk_tensor(cuda::ptx::space_cluster, cuda::ptx::space_global, smem_dst,
+                                    map, coords, bar, cta_mask);
+}
+
+/// Shared -> global tile store (bulk-group completion; see commit/wait below).
+__device__ __forceinline__ void store(const CUtensorMap* map, const void* smem_src, int32_t c0,
+                                      int32_t c1, int32_t c2) {
+    const int32_t coords[3] = {c0, c1, c2};
+    cuda::ptx::cp_async_bulk_tensor(cuda::ptx::space_global, cuda::ptx::space_shared, map, coords,
+                                    smem_src);
+}
+
+__device__ __forceinline__ void store_commit() { cuda::ptx::cp_async_bulk_commit_group(); }
+
+/// Waits until at most N committed store groups still read their shared-memory source.
+template <int N>
+__device__ __forceinline__ void store_wait_read() {
+    cuda::ptx::cp_async_bulk_wait_group_read(cuda::ptx::n32_t<N>{});
+}
+
+}  // namespace kiln::dev::tma

@@ -1,0 +1,85 @@
+// kiln::dev::wgmma — warpgroup MMA (sm_90a): smem descriptors, issue, commit, wait.
+//
+// One warpgroup (4 consecutive warps starting at a warp index divisible by 4) issues
+// m64nNk16 with A and B in shared memory (described by 64-bit descriptors) and D (fp32) in
+// registers: thread t of the warpgroup holds, for j in [0, N/8), the elements
+//   d[4j+0..1] = D[16*(t/32) + (t%32)/4    ][8j + 2*(t%4) + {0,1}]
+//   d[4j+2..3] = D[16*(t/32) + (t%32)/4 + 8][8j + 2*(t%4) + {0,1}]
+// (see accumulator_row/col below). Order of use: fence() before the first mma that reads
+// registers written by ordinary code, mma()..., commit(), wait<N>() before reading D.
+#pragma once
+#include <cstdint>
+#include "kiln/swizzle.cuh"
+
+namespace kiln::dev::wgmma {
+
+enum class DType { BF16, F16 };
+
+/// Shared-memory matrix descriptor. For K-major operands with a swizzled layout, `sbo` is the
+/// byte distance between consecutive 8-row groups (8 * swizzle row bytes for dense tiles) and
+/// `lbo` is unused by the hardware (kept at 16 bytes, as CUTLASS does). For MN-major operands
+/// `lbo` is the distance between swizzle atoms along MN and `sbo` between 8-deep K groups.
+template <swizzle::Mode M>
+__device__ __forceinline__ uint64_t make_desc(const void* smem, uint32_t lbo, uint32_t sbo) {
+    uint32_t addr = static_cast<uint32_t>(__cvta_generic_to_shared(smem));
+    uint64_t d = 0;
+    d |= static_cast<uint64_t>((addr & 0x3FFFF) >> 4);
+    d |= static_cast<uint64_t>((lbo >> 4) & 0x3FFF) << 16;
+    d |= static_cast<uint64_t>((sbo >> 4) & 0x3FFF) << 32;
+    d |= swizzle::wgmma_layout_type<M> << 62;
+    return d;
+}
+
+/// Descriptor advanced by `bytes` along its start address (e.g. the next k16 slice inside a
+/// K-major 128B-swizzled row: +32 bytes for 16-bit types). The hardware applies the swizzle to
+/// the computed address, so this stays valid as long as the tile base is swizzle-aligned.
+__device__ __forceinline__ uint64_t advance(uint64_t desc, uint32_t bytes) {
+    return desc + static_cast<uint64_t>(bytes >> 4);
+}
+
+template <int N, DType T>
+struct MmaSS {
+    static_assert(N < 0, "wgmma m64nNk16: N must be one of 8,16,32,64,96,128,192,256");
+};
+#include "kiln/wgmma_ops.inc"
+
+/// D(64xN, fp32) (+)= A(64x16) * B(16xN). scale_d = 0 overwrites D, 1 accumulates.
+/// TransA/TransB = 1 select MN-major (transposed) smem operands (16-bit types only).
+template <int N, DType T, int TransA = 0, int TransB = 0>
+__device__ __forceinline__ void mma(float (&d)[N / 2], uint64_t desc_a, uint64_t desc_b,
+                                    int scale_d) {
+    static_assert(N % 8 == 0 && N >= 8 && N <= 256, "wgmma N must be a multiple of 8 in [8,256]");
+    MmaSS<N, T>::template run<TransA, TransB>(d, desc_a, desc_b, scale_d);
+}
+
+/// Orders register/shared accesses before the first wgmma of a batch.
+__device__ __forceinline__ void fence() { asm volatile("wgmma.fence.sync.aligned;" ::: "memory"); }
+
+__device__ __forceinline__ void commit() {
+    asm volatile("wgmma.commit_group.sync.aligned;" ::: "memory");
+}
+
+/// Waits until at most N committed wgmma groups are still in flight.
+template <int N>
+__device__ __forceinline__ void wait() {
+    static_assert(N >= 0 && N <= 7, "wgmma.wait_group takes 0..7");
+    asm volatile("wgmma.wait_group.sync.aligned %0;" ::"n"(N) : "memory");
+}
+
+/// Keeps the compiler from moving accumulator reads/writes across wgmma issue/wait.
+template <int R>
+__device__ __forceinline__ void fence_operand(float (&d)[R]) {
+#pragma unroll
+    for (int i = 0; i < R; ++i) asm volatile("" : "+f"(d[i])::"memory");
+}
+
+/// Row (0..63) of accumulator register i for warpgroup thread t (see the header comment).
+__host__ __device__ constexpr int accumulator_row(int t, int i) {
+    return 16 * (t / 32) + (t % 32) / 4 + 8 * ((i / 2) % 2);
+}
+/// Column (0..N-1) of accumulator register i for warpgroup thread t.
+__host__ __device__ constexpr int accumulator_col(int t, int i) {
+    return 8 * (i / 4) + 2 * (t % 4) + (i % 2);
+}
+
+}  // namespace kiln::dev::wgmma

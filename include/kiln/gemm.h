@@ -1,0 +1,63 @@
+// kiln::gemm — BLAS-like host API over the kiln GEMM template library (device/kiln/gemm/).
+//
+// Conventions: ROW-MAJOR storage (as C++ and PyTorch), FP32 accumulation.
+//   C(MxN) = act( alpha * op(A)(MxK) * op(B)(KxN) + beta * C + bias )
+//   op(A) = A      (transA == Op::N): A stored M x K, lda >= K
+//         = A^T    (transA == Op::T): A stored K x M, lda >= M
+//   op(B) = B      (transB == Op::N): B stored K x N, ldb >= N
+//         = B^T    (transB == Op::T): B stored N x K, ldb >= K   (torch.nn.Linear weights)
+//   C stored M x N, ldc >= N. C is read only when beta != 0.
+// Strided batches: options.batch > 1 with element strides stride_a / stride_b / stride_c.
+//
+// Paths (options.path_taken reports which one ran):
+//   Sm90Tma — warp-specialized persistent TMA + wgmma kernel; needs A, B in {bf16, f16} (same
+//             type), transA == N and transB == T (both K-major), 16-byte aligned A/B, lda, ldb
+//             (and batch strides) multiples of 8 elements.
+//   Generic — FPU kernel with no alignment/stride rules; all dtypes and transpositions.
+// Auto picks Sm90Tma when its rules hold, else Generic (e.g. misaligned pointers).
+#pragma once
+#include <cstdint>
+
+namespace kiln::gemm {
+
+enum class Op : int { N = 0, T = 1 };
+enum class DataType : int { F16 = 0, BF16 = 1, F32 = 2, F8E4M3 = 3, F8E5M2 = 4 };
+#ifndef KILN_GEMM_ENUMS_DEFINED  // same definitions as device/kiln/gemm/epilogue.cuh
+#define KILN_GEMM_ENUMS_DEFINED
+enum class Activation : int { None = 0, ReLU = 1, GELU = 2, SiLU = 3 };
+enum class BiasMode : int { None = 0, Row = 1, Col = 2 };  // Row: bias[row] (length M); Col: bias[col]
+#endif
+enum class Path : int { Auto = 0, Sm90Tma = 1, Generic = 2 };
+
+enum class Status : int {
+    Success = 0,
+    InvalidValue,          // negative sizes, null pointers, batch < 1
+    BadLeadingDimension,   // lda/ldb/ldc smaller than the stored row length
+    UnsupportedDataType,   // dtype combination not provided (e.g. A and B differ, fp8 output)
+    PathUnavailable,       // options.path forced a path whose rules the arguments break
+    CudaError,             // a CUDA call failed; see cudaGetLastError()
+};
+
+struct Options {
+    DataType a_type = DataType::BF16;
+    DataType b_type = DataType::BF16;
+    DataType c_type = DataType::BF16;  // C and the result share C's buffer and type
+    Activation activation = Activation::None;
+    const void* bias = nullptr;
+    DataType bias_type = DataType::F32;  // F32, BF16 or F16
+    BiasMode bias_mode = BiasMode::None;
+    int batch = 1;
+    int64_t stride_a = 0, stride_b = 0, stride_c = 0, stride_bias = 0;  // elements
+    void* stream = nullptr;  // cudaStream_t
+    Path path = Path::Auto;
+    Path* path_taken = nullptr;  // out: which path ran
+};
+
+Status gemmEx(Op transA, Op transB, int M, int N, int K, float alpha, const void* A, int64_t lda,
+              const void* B, int64_t ldb, float beta, void* C, int64_t ldc,
+              const Options& options = {});
+
+/// Human-readable name of a status ("bad leading dimension", ...).
+const char* status_string(Status s);
+
+}  // namespace kiln::gemm

@@ -1,0 +1,33 @@
+// Internal: typed entry points that gemm.cu dispatches to (one translation unit per input type,
+// so the heavy wgmma instantiations build in parallel).
+#pragma once
+#include <cuda_runtime.h>
+#include "kiln/gemm.h"
+
+namespace kiln::gemm::detail {
+
+struct Problem {
+    Op ta, tb;
+    int M, N, K, batch;
+    float alpha, beta;
+    const void* a;
+    int64_t lda, sa;
+    const void* b;
+    int64_t ldb, sb;
+    void* c;
+    int64_t ldc, sc;
+    const void* bias;
+    DataType bias_type;
+    BiasMode bias_mode;
+    int64_t sbias;
+    Activation act;
+    DataType a_type, c_type;
+    cudaStream_t stream;
+};
+
+/// Returns cudaErrorInvalidValue when TMA's rules do not hold (caller falls back).
+cudaError_t run_sm90_bf16(const Problem& p, int bn);
+cudaError_t run_sm90_f16(const Problem& p, int bn);
+cudaError_t run_generic(const Problem& p);
+
+}  // namespace kiln::gemm::detail

@@ -1,0 +1,102 @@
+// kiln::gemm::gemmEx: argument checks, path choice (TMA/wgmma vs generic), dispatch.
+#include <cuda_runtime.h>
+#include "dispatch.h"
+#include "kiln/gemm.h"
+#include "kiln/gemm/params.h"
+
+namespace kiln::gemm {
+
+const char* status_string(Status s) {
+    switch (s) {
+    case Status::Success: return "success";
+    case Status::InvalidValue: return "invalid value";
+    case Status::BadLeadingDimension: return "bad leading dimension";
+    case Status::UnsupportedDataType: return "unsupported data type combination";
+    case Status::PathUnavailable: return "requested path unavailable for these arguments";
+    case Status::CudaError: return "CUDA error";
+    }
+    return "unknown status";
+}
+
+namespace {
+
+bool is16(DataType t) { return t == DataType::BF16 || t == DataType::F16; }
+bool is8(DataType t) { return t == DataType::F8E4M3 || t == DataType::F8E5M2; }
+int64_t max1(int64_t x) { return x < 1 ? 1 : x; }
+
+bool tma_ok(const void* p, int64_t ld, int64_t stride, int batch) {
+    return reinterpret_cast<uintptr_t>(p) % 16 == 0 && ld % 8 == 0 &&
+           (batch <= 1 || stride % 8 == 0);
+}
+
+}  // namespace
+
+Status gemmEx(Op ta, Op tb, int M, int N, int K, float alpha, const void* A, int64_t lda,
+              const void* B, int64_t ldb, float beta, void* C, int64_t ldc, const Options& o) {
+    if (M < 0 || N < 0 || K < 0 || o.batch < 1) return Status::InvalidValue;
+    if (!C || (K > 0 && (!A || !B))) return Status::InvalidValue;
+    if (lda < max1(ta == Op::N ? K : M) || ldb < max1(tb == Op::N ? N : K) || ldc < max1(N))
+        return Status::BadLeadingDimension;
+    const bool same_in = o.a_type == o.b_type || (is8(o.a_type) && is8(o.b_type));
+    if (!same_in || is8(o.c_type)) return Status::UnsupportedDataType;
+    if (o.bias && o.bias_mode != BiasMode::None && !(is16(o.bias_type) || o.bias_type == DataType::F32))
+        return Status::UnsupportedDataType;
+    if (o.a_type != o.b_type) return Status::UnsupportedDataType;  // fp8 mixes: not yet
+    if (M == 0 || N == 0) return Status::Success;
+
+    detail::Problem p{ta, tb, M, N, K, o.batch, alpha, beta, A, lda, o.stride_a, B, ldb,
+                      o.stride_b, C, ldc, o.stride_c, o.bias, o.bias_type, o.bias_mode,
+                      o.stride_bias, o.activation, o.a_type, o.c_type,
+                      static_cast<cudaStream_t>(o.stream)};
+
+    const bool tma_rules = is16(o.a_type) && ta == Op::N && tb == Op::T && K > 0 &&
+                           tma_ok(A, lda, o.stride_a, o.batch) &&
+                           tma_ok(B, ldb, o.stride_b, o.batch);
+    if (o.path == Path::Sm90Tma && !tma_rules) return Status::PathUnavailable;
+    Path path = (o.path == Path::Generic || !tma_rules) ? Path::Generic : Path::Sm90Tma;
+    if (path == Path::Sm90Tma) {
+        int dev = 0, sms = 132;
+        cudaGetDevice(&dev);
+        cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev);
+        Params prm = default_params(M, N, K, o.batch, 2, sms);
+        cudaError_t e = o.a_type == DataType::BF16 ? detail::run_sm90_bf16(p, prm.block_n)
+                                                    : detail::run_sm90_f16(p, prm.block_n);
+        if (e == cudaErrorInvalidValue && o.path != Path::Sm90Tma) {
+            path = Path::Generic;  // tensor map encoding refused: fall back
+        } else {
+            if (o.path_taken) *o.path_taken = path;
+            return e == cudaSuccess ? Status::Success : Status::CudaError;
+        }
+    }
+    cudaError_t e = detail::run_generic(p);
+    if (o.path_taken) *o.path_taken = Path::Generic;
+    return e == cudaSuccess ? Status::Success : Status::CudaError;
+}
+
+}  // namespace kiln::gemm
+
+// C entry point for Python (ctypes) and other languages; returns the Status as int.
+extern "C" int kiln_gemm_ex(int ta, int tb, int M, int N, int K, float alpha, const void* A,
+                            int64_t lda, const void* B, int64_t ldb, float beta, void* C,
+                            int64_t ldc, int a_type, int c_type, int act, const void* bias,
+                            int bias_type, int bias_mode, int batch, int64_t sa, int64_t sb,
+                            int64_t sc, void* stream, int path, int* path_taken) {
+    using namespace kiln::gemm;
+    Options o;
+    o.a_type = o.b_type = static_cast<DataType>(a_type);
+    o.c_type = static_cast<DataType>(c_type);
+    o.activation = static_cast<Activation>(act);
+    o.bias = bias;
+    o.bias_type = static_cast<DataType>(bias_type);
+    o.bias_mode = static_cast<BiasMode>(bias_mode);
+    o.batch = batch;
+    o.stride_a = sa, o.stride_b = sb, o.stride_c = sc;
+    o.stream = stream;
+    o.path = static_cast<Path>(path);
+    Path taken = Path::Auto;
+    o.path_taken = &taken;
+    Status s = gemmEx(static_cast<Op>(ta), static_cast<Op>(tb), M, N, K, alpha, A, lda, B, ldb,
+                      beta, C, ldc, o);
+    if (path_taken) *path_taken = static_cast<int>(taken);
+    return static_cast<int>(s);
+}
