@@ -29,6 +29,10 @@ Expected<bool> static_checks(const LoopGraph& g, const Machine& m, const JointOp
     const std::string src = g.name.empty() ? "graph" : g.name;
     bool vl_warp = has_variable_latency_warp(g, m, jo);
     int general = warps_used_by(m, jo) - (vl_warp ? 1 : 0);
+    if (vl_warp && general < 1)
+        return Error{fmt::format("{}: unsatisfiable (variable-latency warp): machine '{}' has {} "
+                                 "warp(s), and variable-latency ops need one of their own",
+                                 src, m.name, m.warps)};
     for (int v = 0; v < static_cast<int>(g.ops.size()); ++v) {
         const Op& op = g.ops[v];
         bool has_users = false;
@@ -54,10 +58,6 @@ Expected<bool> static_checks(const LoopGraph& g, const Machine& m, const JointOp
                                          src, family_name(Family::memory), op.name, amount, mem,
                                          m.memories.at(mem))};
     }
-    if (vl_warp && general < 1)
-        return Error{fmt::format("{}: unsatisfiable (variable-latency warp): machine '{}' has {} "
-                                 "warp(s), and variable-latency ops need one of their own",
-                                 src, m.name, m.warps)};
     return true;
 }
 
