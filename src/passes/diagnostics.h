@@ -10,12 +10,12 @@
 namespace kiln::passes {
 
 // "file:line:col", for messages that point at a second construct.
-std::string loc_text(const Loc& loc);
+std::string loc_text(const Loc &loc);
 
 class Diagnostics {
 public:
-    void error(const Loc& loc, std::string message);
-    void add(const std::vector<Diagnostic>& ds);
+    void error(const Loc &loc, std::string message);
+    void add(const std::vector<Diagnostic> &ds);
     bool empty() const { return list_.empty(); }
     std::size_t size() const { return list_.size(); }
     // Unique diagnostics ordered by file, line, column, then message.

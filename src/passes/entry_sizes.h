@@ -10,7 +10,7 @@
 
 namespace kiln::passes {
 
-std::optional<Sizes> bind_entry_sizes(const ir::Program& program, const ir::Task& entry_task,
-                                      const Sizes& overrides, Diagnostics& d);
+std::optional<Sizes> bind_entry_sizes(const ir::Program &program, const ir::Task &entry_task,
+                                      const Sizes &overrides, Diagnostics &d);
 
 } // namespace kiln::passes

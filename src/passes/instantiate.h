@@ -22,7 +22,7 @@
 
 namespace kiln::passes {
 
-Result<TaskTree> instantiate(const ir::Program& program, const Sizes& overrides = {},
-                             const mapping::Machine& machine = mapping::hopper());
+Result<TaskTree> instantiate(const ir::Program &program, const Sizes &overrides = {},
+                             const mapping::Machine &machine = mapping::hopper());
 
 } // namespace kiln::passes

@@ -11,13 +11,13 @@ namespace {
 using ir::OperandUse;
 using ir::Privilege;
 
-std::string op_label(const ir::LeafOp& op) {
+std::string op_label(const ir::LeafOp &op) {
     return op.op == "call_external" ? "call_external(\"" + op.external + "\")" : op.op;
 }
 
 // The reduce privilege whose operator an accumulating op combines with; nullopt for mask, which
 // rewrites elements in place.
-std::optional<Privilege> combining_privilege(const ir::LeafOpInfo& info) {
+std::optional<Privilege> combining_privilege(const ir::LeafOpInfo &info) {
     switch (info.kind) {
     case ir::LeafKind::Mma:
     case ir::LeafKind::MmaBT:
@@ -31,19 +31,17 @@ std::optional<Privilege> combining_privilege(const ir::LeafOpInfo& info) {
 }
 
 // call_external is opaque: its first tensor operand counts as written, the rest as read.
-std::vector<OperandUse> operand_uses(const ir::LeafOp& op, const ir::LeafOpInfo& info,
-                                     const Scope& scope) {
+std::vector<OperandUse> operand_uses(const ir::LeafOp &op, const ir::LeafOpInfo &info,
+                                     const Scope &scope) {
     if (info.kind != ir::LeafKind::External)
         return info.operands;
     std::vector<OperandUse> uses;
     bool first = true;
-    for (const auto& operand : op.operands) {
-        bool tensor =
-            view_operand(operand, [&](const std::string& n) { return scope.names_tensor(n); })
-                .is_tensor;
-        uses.push_back(!tensor ? OperandUse::Scalar
-                       : first ? OperandUse::Write
-                               : OperandUse::Read);
+    for (const auto &operand : op.operands) {
+        bool tensor = view_operand(operand, [&](const std::string &n) {
+                          return scope.names_tensor(n);
+                      }).is_tensor;
+        uses.push_back(!tensor ? OperandUse::Scalar : first ? OperandUse::Write : OperandUse::Read);
         first = first && !tensor;
     }
     return uses;
@@ -55,13 +53,13 @@ bool takes_tensor(OperandUse u) {
 
 class AccessCheck {
 public:
-    AccessCheck(const ir::LeafOp& op, const ir::Variant& variant, const ir::Task& task,
-                const Scope& scope, std::set<std::string>& written, Diagnostics& d)
+    AccessCheck(const ir::LeafOp &op, const ir::Variant &variant, const ir::Task &task,
+                const Scope &scope, std::set<std::string> &written, Diagnostics &d)
         : op_(op), variant_(variant), task_(task), scope_(scope), written_(written), d_(d),
           label_(op_label(op)), where_("variant " + variant.name) {}
 
     void run() {
-        const ir::LeafOpInfo* info = ir::find_leaf_op(op_.op);
+        const ir::LeafOpInfo *info = ir::find_leaf_op(op_.op);
         if (!info) {
             d_.error(op_.loc, "unknown leaf operation '" + op_.op + "' in " + where_);
             return;
@@ -72,7 +70,7 @@ public:
                                   " operands, got " + std::to_string(op_.operands.size()));
             return;
         }
-        std::vector<const Declared*> tensors(uses.size(), nullptr);
+        std::vector<const Declared *> tensors(uses.size(), nullptr);
         for (std::size_t i = 0; i < uses.size(); ++i)
             tensors[i] = operand(i, uses[i], combining_privilege(*info));
         if (info->kind == ir::LeafKind::Mma || info->kind == ir::LeafKind::MmaBT)
@@ -86,22 +84,22 @@ public:
 private:
     OperandView view(std::size_t i) const {
         return view_operand(op_.operands[i],
-                            [&](const std::string& n) { return scope_.names_tensor(n); });
+                            [&](const std::string &n) { return scope_.names_tensor(n); });
     }
     std::string name_of(std::size_t i) const { return view(i).tensor.name; }
 
-    std::string operand_text(std::size_t i, const OperandView& v) const {
+    std::string operand_text(std::size_t i, const OperandView &v) const {
         return "operand " + std::to_string(i + 1) + " (" +
                (v.is_tensor ? ref_text(v.tensor) : ir::to_string(v.scalar)) + ")";
     }
 
     // Checks operand i against its use; returns its declaration when it is a usable tensor.
-    const Declared* operand(std::size_t i, OperandUse use, std::optional<Privilege> combine) {
+    const Declared *operand(std::size_t i, OperandUse use, std::optional<Privilege> combine) {
         OperandView v = view(i);
         if (!v.is_tensor) {
             check_expr(*v.scalar, scope_, where_, d_);
-            if (takes_tensor(use) && (v.scalar->kind != ir::ExprKind::Name ||
-                                      scope_.find(v.scalar->name)))
+            if (takes_tensor(use) &&
+                (v.scalar->kind != ir::ExprKind::Name || scope_.find(v.scalar->name)))
                 d_.error(v.scalar->loc, label_ + " in " + where_ + ": " + operand_text(i, v) +
                                             " must be a tensor");
             return nullptr;
@@ -111,7 +109,7 @@ private:
                      label_ + " in " + where_ + ": " + operand_text(i, v) + " must be a scalar");
             return nullptr;
         }
-        const Declared* decl = scope_.find(v.tensor.name);
+        const Declared *decl = scope_.find(v.tensor.name);
         if (!decl) {
             d_.error(v.tensor.loc, "unknown tensor '" + v.tensor.name + "' in " + where_);
             return nullptr;
@@ -125,7 +123,7 @@ private:
         return decl;
     }
 
-    void check_privilege(const ir::TensorRef& ref, const Declared& decl, OperandUse use,
+    void check_privilege(const ir::TensorRef &ref, const Declared &decl, OperandUse use,
                          std::optional<Privilege> combine) {
         if (!decl.param)
             return; // a tensor the variant created: its own to use
@@ -152,16 +150,16 @@ private:
         }
         if (ok)
             return;
-        std::string not_written = p == Privilege::Write && use != OperandUse::Write
-                                      ? " and nothing in " + variant_.name + " writes " +
-                                            ref.name + " before it"
-                                      : "";
+        std::string not_written =
+            p == Privilege::Write && use != OperandUse::Write
+                ? " and nothing in " + variant_.name + " writes " + ref.name + " before it"
+                : "";
         d_.error(ref.loc, label_ + " in " + where_ + " " + verb + " " + ref.name + ", but task " +
                               task_.name + " holds " + std::string(ir::spelling(p)) + " on " +
                               ref.name + not_written + need);
     }
 
-    void check_mma_dtypes(const std::vector<const Declared*>& t) {
+    void check_mma_dtypes(const std::vector<const Declared *> &t) {
         if (!t[0] || !t[1] || !t[2])
             return;
         auto name = [&](int i) { return name_of(i); };
@@ -172,22 +170,22 @@ private:
         };
         std::string head = label_ + " in " + where_ + ": ";
         if (t[1]->dtype != t[2]->dtype)
-            d_.error(op_.loc, head + name(1) + " is " + dt(1) + " but " + name(2) + " is " +
-                                  dt(2) + "; both inputs must have the same dtype");
+            d_.error(op_.loc, head + name(1) + " is " + dt(1) + " but " + name(2) + " is " + dt(2) +
+                                  "; both inputs must have the same dtype");
         else if (!is_mma_input(t[1]->dtype))
             d_.error(op_.loc, head + "inputs " + name(1) + " and " + name(2) + " are " + dt(1) +
                                   "; the Tensor Cores take f16, bf16, f8e4m3 or f8e5m2");
         if (t[0]->dtype != ir::DType::F32 && t[0]->dtype != ir::DType::F16)
-            d_.error(op_.loc, head + "accumulator " + name(0) + " is " + dt(0) +
-                                  "; it must be f32 or f16");
+            d_.error(op_.loc,
+                     head + "accumulator " + name(0) + " is " + dt(0) + "; it must be f32 or f16");
     }
 
-    const ir::LeafOp& op_;
-    const ir::Variant& variant_;
-    const ir::Task& task_;
-    const Scope& scope_;
-    std::set<std::string>& written_;
-    Diagnostics& d_;
+    const ir::LeafOp &op_;
+    const ir::Variant &variant_;
+    const ir::Task &task_;
+    const Scope &scope_;
+    std::set<std::string> &written_;
+    Diagnostics &d_;
     std::string label_;
     std::string where_;
 };
@@ -195,14 +193,14 @@ private:
 // Shape rules, one function per operation kind.
 class ShapeCheck {
 public:
-    ShapeCheck(const ir::LeafOp& op, const ShapeOf& shape_of,
-               const std::function<bool(const std::string&)>& names_tensor,
-               const std::string& where, Diagnostics& d)
+    ShapeCheck(const ir::LeafOp &op, const ShapeOf &shape_of,
+               const std::function<bool(const std::string &)> &names_tensor,
+               const std::string &where, Diagnostics &d)
         : op_(op), shape_of_(shape_of), names_tensor_(names_tensor), d_(d),
           head_(op.op + " in " + where + ": ") {}
 
     void run() {
-        const ir::LeafOpInfo* info = ir::find_leaf_op(op_.op);
+        const ir::LeafOpInfo *info = ir::find_leaf_op(op_.op);
         if (!info || info->kind == ir::LeafKind::External ||
             info->operands.size() != op_.operands.size())
             return;
@@ -232,11 +230,11 @@ public:
 
 private:
     // Operand i's name and concrete shape; false when it is a scalar or its shape is unknown.
-    bool tensor(std::size_t i, std::string& name, ir::Shape& shape) const {
+    bool tensor(std::size_t i, std::string &name, ir::Shape &shape) const {
         OperandView v = view_operand(op_.operands[i], names_tensor_);
         if (!v.is_tensor)
             return false;
-        const ir::Shape* s = shape_of_(v.tensor.name);
+        const ir::Shape *s = shape_of_(v.tensor.name);
         if (!s)
             return false;
         name = v.tensor.name;
@@ -244,7 +242,7 @@ private:
         return true;
     }
 
-    static std::string text(const std::string& name, const ir::Shape& s) {
+    static std::string text(const std::string &name, const ir::Shape &s) {
         return name + " " + ir::shape_string(s);
     }
 
@@ -311,30 +309,31 @@ private:
             d_.error(op_.loc, head_ + text(s, ss) + " must be 2-d");
     }
 
-    const ir::LeafOp& op_;
-    const ShapeOf& shape_of_;
-    const std::function<bool(const std::string&)>& names_tensor_;
-    Diagnostics& d_;
+    const ir::LeafOp &op_;
+    const ShapeOf &shape_of_;
+    const std::function<bool(const std::string &)> &names_tensor_;
+    Diagnostics &d_;
     std::string head_;
 };
 
 } // namespace
 
-void check_leaf_access(const ir::LeafOp& op, const ir::Variant& variant, const ir::Task& task,
-                       const Scope& scope, std::set<std::string>& written, Diagnostics& d) {
+void check_leaf_access(const ir::LeafOp &op, const ir::Variant &variant, const ir::Task &task,
+                       const Scope &scope, std::set<std::string> &written, Diagnostics &d) {
     AccessCheck(op, variant, task, scope, written, d).run();
 }
 
-void check_leaf_shapes(const ir::LeafOp& op, const ShapeOf& shape_of,
-                       const std::function<bool(const std::string&)>& names_tensor,
-                       const std::string& where, Diagnostics& d) {
+void check_leaf_shapes(const ir::LeafOp &op, const ShapeOf &shape_of,
+                       const std::function<bool(const std::string &)> &names_tensor,
+                       const std::string &where, Diagnostics &d) {
     ShapeCheck(op, shape_of, names_tensor, where, d).run();
 }
 
-std::vector<std::string> leaf_tensor_operands(
-    const ir::LeafOp& op, const std::function<bool(const std::string&)>& names_tensor) {
+std::vector<std::string>
+leaf_tensor_operands(const ir::LeafOp &op,
+                     const std::function<bool(const std::string &)> &names_tensor) {
     std::vector<std::string> out;
-    for (const auto& operand : op.operands)
+    for (const auto &operand : op.operands)
         if (auto v = view_operand(operand, names_tensor); v.is_tensor)
             out.push_back(v.tensor.name);
     return out;

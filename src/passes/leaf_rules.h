@@ -22,19 +22,20 @@ namespace kiln::passes {
 
 // Checks one leaf op of `variant` against the scope. `written` holds the write-only parameters
 // that earlier ops of the variant have written; the op's own writes are added to it.
-void check_leaf_access(const ir::LeafOp& op, const ir::Variant& variant, const ir::Task& task,
-                       const Scope& scope, std::set<std::string>& written, Diagnostics& d);
+void check_leaf_access(const ir::LeafOp &op, const ir::Variant &variant, const ir::Task &task,
+                       const Scope &scope, std::set<std::string> &written, Diagnostics &d);
 
 // The concrete shape of a tensor visible to the op (nullptr: unknown, skip the check).
-using ShapeOf = std::function<const ir::Shape*(const std::string& tensor)>;
+using ShapeOf = std::function<const ir::Shape *(const std::string &tensor)>;
 
 // Checks the operand shapes of one leaf op; `where` names the instance ("instance gemm_thread").
-void check_leaf_shapes(const ir::LeafOp& op, const ShapeOf& shape_of,
-                       const std::function<bool(const std::string&)>& names_tensor,
-                       const std::string& where, Diagnostics& d);
+void check_leaf_shapes(const ir::LeafOp &op, const ShapeOf &shape_of,
+                       const std::function<bool(const std::string &)> &names_tensor,
+                       const std::string &where, Diagnostics &d);
 
 // The tensors a leaf op touches, by name.
-std::vector<std::string> leaf_tensor_operands(
-    const ir::LeafOp& op, const std::function<bool(const std::string&)>& names_tensor);
+std::vector<std::string>
+leaf_tensor_operands(const ir::LeafOp &op,
+                     const std::function<bool(const std::string &)> &names_tensor);
 
 } // namespace kiln::passes

@@ -12,12 +12,12 @@
 
 namespace kiln::passes {
 
-void check_instance(const ir::Program& program, const mapping::Instance& instance,
-                    const mapping::Machine& machine, Diagnostics& d);
+void check_instance(const ir::Program &program, const mapping::Instance &instance,
+                    const mapping::Machine &machine, Diagnostics &d);
 
 // The dispatch entry a launch site resolves to: its label's entry if it has one, else its task
 // name's; nullptr when neither exists.
-const mapping::DispatchBinding* find_dispatch(const mapping::Instance& instance,
-                                              const ir::Launch& launch);
+const mapping::DispatchBinding *find_dispatch(const mapping::Instance &instance,
+                                              const ir::Launch &launch);
 
 } // namespace kiln::passes

@@ -17,10 +17,10 @@ struct OperandView {
 
 // `names_tensor(n)`: does `n` denote a tensor or a partition in the current scope? An indexed
 // reference is always a tensor use; any other name that is not a tensor is a scalar.
-OperandView view_operand(const ir::Operand& op,
-                         const std::function<bool(const std::string&)>& names_tensor);
+OperandView view_operand(const ir::Operand &op,
+                         const std::function<bool(const std::string &)> &names_tensor);
 
 // "Cp[i, j]" or "C".
-std::string ref_text(const ir::TensorRef& ref);
+std::string ref_text(const ir::TensorRef &ref);
 
 } // namespace kiln::passes

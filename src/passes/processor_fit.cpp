@@ -2,13 +2,13 @@
 
 namespace kiln::passes {
 
-std::optional<std::string> prange_misfit(const mapping::Machine& machine, ir::Level parent,
+std::optional<std::string> prange_misfit(const mapping::Machine &machine, ir::Level parent,
                                          ir::Level child, int64_t count) {
     // Product of the fixed counts below the innermost bounded-only level, and whether the whole
     // chain is fixed.
     int64_t fixed_tail = 1;
     bool all_fixed = true;
-    for (const auto& li : machine.levels) {
+    for (const auto &li : machine.levels) {
         if (li.level <= parent || li.level > child)
             continue;
         if (li.exact) {

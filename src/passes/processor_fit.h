@@ -13,7 +13,7 @@
 namespace kiln::passes {
 
 // The rule `count` breaks ("a WARPGROUP holds exactly 4 WARP processors"), or nullopt.
-std::optional<std::string> prange_misfit(const mapping::Machine& machine, ir::Level parent,
+std::optional<std::string> prange_misfit(const mapping::Machine &machine, ir::Level parent,
                                          ir::Level child, int64_t count);
 
 } // namespace kiln::passes

@@ -5,7 +5,7 @@
 
 namespace kiln::passes {
 
-Declared Declared::of(NameKind kind, const Loc& loc, ir::DType dtype, std::size_t rank) {
+Declared Declared::of(NameKind kind, const Loc &loc, ir::DType dtype, std::size_t rank) {
     Declared d;
     d.kind = kind;
     d.loc = loc;
@@ -40,24 +40,24 @@ std::string_view kind_text(NameKind k) {
     return "a name";
 }
 
-std::vector<std::string> shape_symbols(const ir::Task& task) {
+std::vector<std::string> shape_symbols(const ir::Task &task) {
     std::vector<std::string> names;
-    for (const auto& p : task.params)
-        for (const auto& dim : p.shape)
+    for (const auto &p : task.params)
+        for (const auto &dim : p.shape)
             if (dim)
                 ir::collect_names(*dim, names);
     std::vector<std::string> out;
-    for (const auto& n : names)
+    for (const auto &n : names)
         if (std::find(out.begin(), out.end(), n) == out.end())
             out.push_back(n);
     return out;
 }
 
-Scope::Scope(const ir::Task& task) {
+Scope::Scope(const ir::Task &task) {
     frames_.emplace_back();
-    for (const auto& s : shape_symbols(task))
+    for (const auto &s : shape_symbols(task))
         declare(s, Declared::of(NameKind::SizeSymbol, task.loc));
-    for (const auto& p : task.params) {
+    for (const auto &p : task.params) {
         auto kind = p.is_tensor ? NameKind::TensorParam : NameKind::ScalarParam;
         Declared d = Declared::of(kind, p.loc, p.dtype, p.shape.size());
         d.param = &p;
@@ -65,15 +65,15 @@ Scope::Scope(const ir::Task& task) {
     }
 }
 
-const Declared* Scope::find(const std::string& name) const {
+const Declared *Scope::find(const std::string &name) const {
     for (auto f = frames_.rbegin(); f != frames_.rend(); ++f)
         if (auto it = f->find(name); it != f->end())
             return &it->second;
     return nullptr;
 }
 
-const Declared* Scope::declare(const std::string& name, const Declared& d) {
-    if (const Declared* visible = find(name))
+const Declared *Scope::declare(const std::string &name, const Declared &d) {
+    if (const Declared *visible = find(name))
         return visible;
     if (d.kind != NameKind::LoopVar) {
         if (auto it = unique_.find(name); it != unique_.end())
@@ -84,21 +84,23 @@ const Declared* Scope::declare(const std::string& name, const Declared& d) {
     return nullptr;
 }
 
-bool Scope::names_tensor(const std::string& name) const {
-    const Declared* d = find(name);
+bool Scope::names_tensor(const std::string &name) const {
+    const Declared *d = find(name);
     return d && !is_scalar(d->kind);
 }
 
-void Scope::open() { frames_.emplace_back(); }
+void Scope::open() {
+    frames_.emplace_back();
+}
 
 void Scope::close() {
     assert(frames_.size() > 1 && "closing the task's own scope");
     frames_.pop_back();
 }
 
-void check_expr(const ir::Expr& e, const Scope& scope, const std::string& where, Diagnostics& d) {
+void check_expr(const ir::Expr &e, const Scope &scope, const std::string &where, Diagnostics &d) {
     if (e.kind == ir::ExprKind::Name) {
-        const Declared* n = scope.find(e.name);
+        const Declared *n = scope.find(e.name);
         if (!n)
             d.error(e.loc, "unknown name '" + e.name + "' in " + where);
         else if (!is_scalar(n->kind))
@@ -106,7 +108,7 @@ void check_expr(const ir::Expr& e, const Scope& scope, const std::string& where,
                                ", not a scalar, in " + where);
     }
     if (e.kind == ir::ExprKind::Grid) {
-        const Declared* p = scope.find(e.name);
+        const Declared *p = scope.find(e.name);
         std::string text = ir::to_string(e);
         if (!p)
             d.error(e.loc, "unknown partition '" + e.name + "' in " + text + " in " + where);
@@ -117,19 +119,19 @@ void check_expr(const ir::Expr& e, const Scope& scope, const std::string& where,
             d.error(e.loc, text + ": " + e.name + " has a " + std::to_string(p->grid_rank) +
                                "-d grid, in " + where);
     }
-    for (const auto& a : e.args)
+    for (const auto &a : e.args)
         check_expr(*a, scope, where, d);
 }
 
-Declared partition_decl(const ir::LetBlocks& let, const Declared& source) {
+Declared partition_decl(const ir::LetBlocks &let, const Declared &source) {
     Declared d = Declared::of(NameKind::Partition, let.loc, source.dtype);
     d.grid_rank = let.tile.size();
-    d.rank = std::count_if(let.tile.begin(), let.tile.end(), [](const auto& t) { return t; });
+    d.rank = std::count_if(let.tile.begin(), let.tile.end(), [](const auto &t) { return t; });
     d.source = let.source;
     return d;
 }
 
-Declared partition_decl(const ir::LetMma& let, const Declared& source) {
+Declared partition_decl(const ir::LetMma &let, const Declared &source) {
     Declared d = Declared::of(NameKind::Partition, let.loc, source.dtype, source.rank);
     // Only the accumulator split into instructions has a 2-d grid (rows of 64 x columns of N).
     d.grid_rank = let.role == ir::MmaRole::Acc && let.level == ir::Level::Warpgroup ? 2 : 1;

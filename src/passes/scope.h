@@ -38,21 +38,21 @@ struct Declared {
     std::size_t rank = 0;             // tensors: rank; partitions: rank of one piece
     std::size_t grid_rank = 0;        // partitions
     std::string source;               // partitions: the partitioned tensor
-    const ir::Param* param = nullptr; // parameters
+    const ir::Param *param = nullptr; // parameters
 
-    static Declared of(NameKind kind, const Loc& loc, ir::DType dtype = ir::DType::F32,
+    static Declared of(NameKind kind, const Loc &loc, ir::DType dtype = ir::DType::F32,
                        std::size_t rank = 0);
 };
 
 class Scope {
 public:
     // Starts with the task's shape symbols and parameters.
-    explicit Scope(const ir::Task& task);
+    explicit Scope(const ir::Task &task);
 
     // Declares `name`; returns the declaration it clashes with (nullptr when it does not).
-    const Declared* declare(const std::string& name, const Declared& d);
-    const Declared* find(const std::string& name) const;
-    bool names_tensor(const std::string& name) const;
+    const Declared *declare(const std::string &name, const Declared &d);
+    const Declared *find(const std::string &name) const;
+    bool names_tensor(const std::string &name) const;
 
     void open();
     void close();
@@ -64,13 +64,13 @@ private:
 
 // Reports each name in `e` that is not a visible scalar and each `P.grid[d]` whose P is not a
 // partition with a d-th grid dimension. `where` names the variant ("variant gemm_rows").
-void check_expr(const ir::Expr& e, const Scope& scope, const std::string& where, Diagnostics& d);
+void check_expr(const ir::Expr &e, const Scope &scope, const std::string &where, Diagnostics &d);
 
 // The shape symbols of a task: every name in its tensor parameters' shapes, in first-use order.
-std::vector<std::string> shape_symbols(const ir::Task& task);
+std::vector<std::string> shape_symbols(const ir::Task &task);
 
 // What `let P = blocks(...)` / `let P = mma(...)` declares, given the partitioned tensor.
-Declared partition_decl(const ir::LetBlocks& let, const Declared& source);
-Declared partition_decl(const ir::LetMma& let, const Declared& source);
+Declared partition_decl(const ir::LetBlocks &let, const Declared &source);
+Declared partition_decl(const ir::LetMma &let, const Declared &source);
 
 } // namespace kiln::passes

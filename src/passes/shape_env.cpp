@@ -29,31 +29,33 @@ ScalarSlot ScalarSlot::unknown_because(std::string why, ir::ExprPtr definition) 
     return s;
 }
 
-ScalarSlot ScalarSlot::loop_variable(const std::string& name, int64_t extent) {
+ScalarSlot ScalarSlot::loop_variable(const std::string &name, int64_t extent) {
     ScalarSlot s;
     s.unknown = "loop variable " + name;
     s.loop_extent = extent;
     return s;
 }
 
-ScalarSlot ScalarSlot::unusable() { return ScalarSlot{}; }
+ScalarSlot ScalarSlot::unusable() {
+    return ScalarSlot{};
+}
 
-const TensorSlot* ShapeEnv::tensor(const std::string& name) const {
+const TensorSlot *ShapeEnv::tensor(const std::string &name) const {
     auto it = tensors_.find(name);
     return it == tensors_.end() ? nullptr : &it->second;
 }
 
-const PartitionInfo* ShapeEnv::partition(const std::string& name) const {
+const PartitionInfo *ShapeEnv::partition(const std::string &name) const {
     auto it = partitions_.find(name);
     return it == partitions_.end() ? nullptr : &it->second;
 }
 
-bool ShapeEnv::names_tensor(const std::string& name) const {
+bool ShapeEnv::names_tensor(const std::string &name) const {
     return tensors_.count(name) || partitions_.count(name);
 }
 
 ir::NameLookup ShapeEnv::names() const {
-    return [this](const std::string& n, ir::Value& out) {
+    return [this](const std::string &n, ir::Value &out) {
         auto it = scalars_.find(n);
         if (it == scalars_.end() || !it->second.value)
             return false;
@@ -63,8 +65,8 @@ ir::NameLookup ShapeEnv::names() const {
 }
 
 ir::GridLookup ShapeEnv::grids() const {
-    return [this](const std::string& p, int64_t dim, int64_t& out) {
-        const PartitionInfo* info = partition(p);
+    return [this](const std::string &p, int64_t dim, int64_t &out) {
+        const PartitionInfo *info = partition(p);
         if (!info || dim < 0 || std::size_t(dim) >= info->shape.grid.size())
             return false;
         out = info->shape.grid[dim];
@@ -72,7 +74,7 @@ ir::GridLookup ShapeEnv::grids() const {
     };
 }
 
-std::string ShapeEnv::unknown_reason(const ir::Expr& e) const {
+std::string ShapeEnv::unknown_reason(const ir::Expr &e) const {
     if (e.kind == ir::ExprKind::Name) {
         auto it = scalars_.find(e.name);
         if (it == scalars_.end())
@@ -82,38 +84,40 @@ std::string ShapeEnv::unknown_reason(const ir::Expr& e) const {
     }
     if (e.kind == ir::ExprKind::Grid && !partition(e.name))
         return "?";
-    for (const auto& a : e.args)
+    for (const auto &a : e.args)
         if (auto r = unknown_reason(*a); !r.empty())
             return r;
     return "";
 }
 
-std::optional<int64_t> ShapeEnv::static_int(const ir::Expr& e, const std::string& what,
-                                            Diagnostics& d) const {
+std::optional<int64_t> ShapeEnv::static_int(const ir::Expr &e, const std::string &what,
+                                            Diagnostics &d) const {
     std::string why = unknown_reason(e);
     if (why == "?")
         return std::nullopt;
     if (!why.empty()) {
-        d.error(e.loc, what + " depends on " + why);
+        d.error(e.loc, what + " depends on " + why +
+                           "; shapes, tiles and extents must be static and the same in every "
+                           "iteration");
         return std::nullopt;
     }
     auto v = ir::evaluate_int(e, names(), grids());
     if (!v) {
-        for (const auto& err : v.errors())
+        for (const auto &err : v.errors())
             d.error(err.loc, what + ": " + err.message);
         return std::nullopt;
     }
     return *v;
 }
 
-std::optional<ir::Value> ShapeEnv::value(const ir::Expr& e) const {
+std::optional<ir::Value> ShapeEnv::value(const ir::Expr &e) const {
     if (!unknown_reason(e).empty())
         return std::nullopt;
     auto v = ir::evaluate(e, names(), grids());
     return v ? std::optional<ir::Value>(*v) : std::nullopt;
 }
 
-std::optional<Range> ShapeEnv::range(const ir::Expr& e) const {
+std::optional<Range> ShapeEnv::range(const ir::Expr &e) const {
     using K = ir::ExprKind;
     if (unknown_reason(e).empty()) {
         auto v = value(e);

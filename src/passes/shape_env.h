@@ -23,7 +23,7 @@ struct ScalarSlot {
 
     static ScalarSlot known(ir::Value v);
     static ScalarSlot unknown_because(std::string why, ir::ExprPtr definition = nullptr);
-    static ScalarSlot loop_variable(const std::string& name, int64_t extent);
+    static ScalarSlot loop_variable(const std::string &name, int64_t extent);
     static ScalarSlot unusable(); // its definition failed; uses are skipped silently
 };
 
@@ -39,26 +39,26 @@ struct Range {
 
 class ShapeEnv {
 public:
-    void set_scalar(const std::string& name, ScalarSlot s) { scalars_[name] = std::move(s); }
-    void set_tensor(const std::string& name, TensorSlot t) { tensors_[name] = std::move(t); }
-    void set_partition(const std::string& name, PartitionInfo p) { partitions_[name] = p; }
-    void erase_scalar(const std::string& name) { scalars_.erase(name); }
+    void set_scalar(const std::string &name, ScalarSlot s) { scalars_[name] = std::move(s); }
+    void set_tensor(const std::string &name, TensorSlot t) { tensors_[name] = std::move(t); }
+    void set_partition(const std::string &name, PartitionInfo p) { partitions_[name] = p; }
+    void erase_scalar(const std::string &name) { scalars_.erase(name); }
 
     // nullptr when the name was never bound because its definition failed (already reported).
-    const TensorSlot* tensor(const std::string& name) const;
-    const PartitionInfo* partition(const std::string& name) const;
-    bool names_tensor(const std::string& name) const;
+    const TensorSlot *tensor(const std::string &name) const;
+    const PartitionInfo *partition(const std::string &name) const;
+    bool names_tensor(const std::string &name) const;
 
     // A value shared by every iteration (a shape, tile or extent); `what` names it in messages
     // ("tile of partition Ap"). nullopt after reporting why there is none.
-    std::optional<int64_t> static_int(const ir::Expr& e, const std::string& what,
-                                      Diagnostics& d) const;
+    std::optional<int64_t> static_int(const ir::Expr &e, const std::string &what,
+                                      Diagnostics &d) const;
     // The value when every name in `e` has one; otherwise nullopt (no message).
-    std::optional<ir::Value> value(const ir::Expr& e) const;
+    std::optional<ir::Value> value(const ir::Expr &e) const;
     // Why `e` has no static value ("loop variable k"); empty when it has one.
-    std::string unknown_reason(const ir::Expr& e) const;
+    std::string unknown_reason(const ir::Expr &e) const;
     // The values an integer expression takes over the loop domains; nullopt when undecidable.
-    std::optional<Range> range(const ir::Expr& e) const;
+    std::optional<Range> range(const ir::Expr &e) const;
 
 private:
     ir::NameLookup names() const;

@@ -83,7 +83,7 @@ struct TaskNode {
     ir::Level level = ir::Level::Host;
     bool leaf = false;
 
-    const ir::Launch* site = nullptr; // the launch in the parent's variant; null for the root
+    const ir::Launch *site = nullptr; // the launch in the parent's variant; null for the root
     std::vector<LoopFrame> loops;     // around `site`, outermost first; empty: an inline launch
 
     std::vector<TensorArg> tensors; // tensor parameters, in signature order
@@ -94,12 +94,12 @@ struct TaskNode {
     std::vector<PartitionInfo> partitions;
     std::vector<TaskNode> children; // in program order
 
-    const ir::Variant* variant_ir = nullptr;
-    const mapping::Instance* instance_ir = nullptr;
+    const ir::Variant *variant_ir = nullptr;
+    const mapping::Instance *instance_ir = nullptr;
 
-    const TensorArg* find_tensor(const std::string& param) const;
-    const CreatedTensor* find_created(const std::string& name) const;
-    const PartitionInfo* find_partition(const std::string& name) const;
+    const TensorArg *find_tensor(const std::string &param) const;
+    const CreatedTensor *find_created(const std::string &name) const;
+    const PartitionInfo *find_partition(const std::string &name) const;
 };
 
 struct TaskTree {
@@ -109,9 +109,9 @@ struct TaskTree {
 
 // The `kiln tree` text: one line per node (instance: variant @ LEVEL, tensors, tunables),
 // its partitions, and its children indented under their loops. Deterministic.
-std::string print_tree(const TaskTree& tree);
+std::string print_tree(const TaskTree &tree);
 
 // "blocks(C, [128, 256], pad)", "mma(C, acc, WARPGROUP, 256)".
-std::string partition_text(const PartitionInfo& p);
+std::string partition_text(const PartitionInfo &p);
 
 } // namespace kiln::passes

@@ -23,7 +23,7 @@ struct ArgShape {
 
 // The callee's shape symbols, or nullopt after reporting each disagreement. `head` starts every
 // message ("launch of gemm at gemm.kiln:31:5 in instance gemm_block: ").
-std::optional<Sizes> unify_shapes(const ir::Task& callee, const std::vector<ArgShape>& args,
-                                  const std::string& head, Diagnostics& d);
+std::optional<Sizes> unify_shapes(const ir::Task &callee, const std::vector<ArgShape> &args,
+                                  const std::string &head, Diagnostics &d);
 
 } // namespace kiln::passes

@@ -9,6 +9,6 @@
 namespace kiln::passes {
 
 // Requires: the variant's task exists.
-void check_variant(const ir::Program& program, const ir::Variant& variant, Diagnostics& d);
+void check_variant(const ir::Program &program, const ir::Variant &variant, Diagnostics &d);
 
 } // namespace kiln::passes

@@ -16,7 +16,7 @@
 
 namespace kiln::passes {
 
-std::vector<Diagnostic> verify(const ir::Program& program,
-                               const mapping::Machine& machine = mapping::hopper());
+std::vector<Diagnostic> verify(const ir::Program &program,
+                               const mapping::Machine &machine = mapping::hopper());
 
 } // namespace kiln::passes

@@ -11,11 +11,11 @@
 
 namespace kiln::passes::testing {
 
-inline std::string source_path(const std::string& relative) {
+inline std::string source_path(const std::string &relative) {
     return std::string(KILN_SOURCE_DIR) + "/" + relative;
 }
 
-inline std::string read_text(const std::string& path) {
+inline std::string read_text(const std::string &path) {
     std::ifstream in(path);
     std::stringstream ss;
     ss << in.rdbuf();
@@ -23,7 +23,7 @@ inline std::string read_text(const std::string& path) {
 }
 
 // Parses `text` (reported as `filename` in locations); fails the test on a syntax error.
-inline ir::Program parse(const std::string& text, const std::string& filename) {
+inline ir::Program parse(const std::string &text, const std::string &filename) {
     auto p = ir::parse_program(text, filename);
     EXPECT_TRUE(p.ok()) << p.error_text();
     return p.ok() ? std::move(p).value() : ir::Program{};
@@ -34,7 +34,7 @@ inline ir::Program gemm_example() {
 }
 
 // The diagnostics of instantiate(), one per line ("" when it succeeds).
-inline std::string errors_of(const ir::Program& p, const Sizes& overrides = {}) {
+inline std::string errors_of(const ir::Program &p, const Sizes &overrides = {}) {
     return instantiate(p, overrides).error_text();
 }
 

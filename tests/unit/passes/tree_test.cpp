@@ -6,7 +6,7 @@ namespace {
 
 TEST(GemmTree, Prints) {
     auto p = gemm_example();
-    auto tree = instantiate(p);
+    auto tree = instantiate(p, {{"M", 200}, {"N", 300}, {"K", 100}});
     ASSERT_TRUE(tree.ok()) << tree.error_text();
     std::cout << print_tree(*tree);
 }
