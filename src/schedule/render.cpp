@@ -97,21 +97,28 @@ std::string render_ascii(const LoopGraph& g, const Schedule& s) {
     Q q = straight_line(s);
     std::string out;
     auto header = [&]() {
-        std::string h = fmt::format("{:<8}", "cycle");
-        for (int64_t t = 0; t < q.length; ++t)
-            h += fmt::format("{:<2}", t % 100);
+        // Two digit rows (tens, ones) keep every column two characters wide.
+        std::string tens = fmt::format("{:<8}", "cycle");
+        std::string h = fmt::format("{:<8}", "");
+        for (int64_t t = 0; t < q.length; ++t) {
+            tens += t % 10 == 0 && t > 0 ? fmt::format("{:<2}", (t / 10) % 10) : "  ";
+            h += fmt::format("{:<2}", t % 10);
+        }
+        h = (q.length > 10 ? tens + "\n" : "") + h;
         std::string sec = fmt::format("{:<8}", "");
         for (int64_t t = 0; t < q.length; ++t)
             sec += t < q.prologue_end ? "p " : t < q.steady_end ? "S " : "e ";
         return h + "\n" + sec + "\n";
     };
     out += header();
-    auto row = [&](const std::string& name, auto&& member) {
+    // `busy(v)`: cycles v occupies the row (0: not on it) — in flight for a warp, the
+    // reservation-table occupancy for a unit.
+    auto row = [&](const std::string& name, auto&& busy) {
         std::vector<std::string> cells(q.length, "..");
         for (size_t v = 0; v < g.ops.size(); ++v) {
-            if (!member(v))
+            int64_t dur = busy(v);
+            if (dur <= 0)
                 continue;
-            int64_t dur = std::max<int64_t>(1, g.ops[v].cycles());
             for (int64_t i = 0; i < q.copies; ++i)
                 for (int64_t c = 0; c < dur; ++c) {
                     int64_t t = s.start[v] + i * s.ii + c;
@@ -127,8 +134,9 @@ std::string render_ascii(const LoopGraph& g, const Schedule& s) {
         return line + "\n";
     };
     for (int w = 0; w < s.num_warps; ++w)
-        out += row(fmt::format("warp {}", w), [&](size_t v) {
-            return std::find(s.warps[v].begin(), s.warps[v].end(), w) != s.warps[v].end();
+        out += row(fmt::format("warp {}", w), [&](size_t v) -> int64_t {
+            bool on = std::find(s.warps[v].begin(), s.warps[v].end(), w) != s.warps[v].end();
+            return on ? std::max<int64_t>(1, g.ops[v].cycles()) : 0;
         });
     std::vector<std::string> units;
     for (const auto& op : g.ops)
@@ -136,7 +144,7 @@ std::string render_ascii(const LoopGraph& g, const Schedule& s) {
             if (std::find(units.begin(), units.end(), u.unit) == units.end())
                 units.push_back(u.unit);
     for (const auto& u : units)
-        out += row(u, [&](size_t v) { return g.ops[v].occupancy(u) > 0; });
+        out += row(u, [&](size_t v) { return g.ops[v].occupancy(u); });
     out += "legend:";
     for (size_t v = 0; v < g.ops.size(); ++v)
         out += fmt::format(" {}={}", label(v), g.ops[v].name);

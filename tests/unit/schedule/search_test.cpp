@@ -104,6 +104,16 @@ TEST(Search, Fa4KeepsTensorCoreAndSfuBusy) {
     ASSERT_TRUE(r.ok()) << r.error();
     EXPECT_EQ(r->schedule.mii.resource, 8);
     EXPECT_EQ(r->schedule.ii, 8); // both the Tensor Core and the SFU at 100%
+    // The FA4 roles found (a regression check of the deterministic result): loads on the
+    // variable-latency warp, each sub-tile's softmax on its own warp, and both corrections
+    // together on a third warp.
+    const LoopGraph& g = r->normalized;
+    const auto& w = r->schedule.warps;
+    EXPECT_EQ(w[g.find("LK")], std::vector<int>{0});
+    EXPECT_NE(w[g.find("P_a")], w[g.find("P_b")]);
+    EXPECT_EQ(w[g.find("C_a")], w[g.find("C_b")]);
+    EXPECT_NE(w[g.find("C_a")], w[g.find("P_a")]);
+    EXPECT_NE(w[g.find("C_a")], w[g.find("P_b")]);
 }
 
 TEST(Search, EncodingsFindTheSameOptimum) {
