@@ -9,14 +9,16 @@ NVCC=${NVCC:-nvcc}
 FLAGS=(-std=c++20 -O3 -gencode=arch=compute_90a,code=sm_90a -Xcompiler -fPIC -Idevice -Iinclude
        -Xptxas -v)
 pids=()
-for tu in sm90_bf16 sm90_f16 generic gemm; do
+TUS=(sm90_bf16_bf16 sm90_bf16_f16 sm90_bf16_f32 sm90_f16_bf16 sm90_f16_f16 sm90_f16_f32 generic gemm)
+for tu in "${TUS[@]}"; do
     "$NVCC" "${FLAGS[@]}" -c "src/gemm/$tu.cu" -o "$OUT/$tu.o" >"$OUT/$tu.ptxas.log" 2>&1 &
     pids+=($!)
 done
 rc=0
 for p in "${pids[@]}"; do wait "$p" || rc=1; done
 if [ $rc -ne 0 ]; then cat "$OUT"/*.ptxas.log | grep -v "^ptxas info" | head -50; exit 1; fi
-"$NVCC" -shared -o "$OUT/libkiln_gemm.so" "$OUT"/{sm90_bf16,sm90_f16,generic,gemm}.o -lcudart
+objs=(); for tu in "${TUS[@]}"; do objs+=("$OUT/$tu.o"); done
+"$NVCC" -shared -o "$OUT/libkiln_gemm.so" "${objs[@]}" -lcudart
 if grep -h "spill" "$OUT"/*.ptxas.log | grep -qv " 0 bytes spill stores, 0 bytes spill loads"; then
     echo "build_gemm: local-memory spills:"; grep -h "spill" "$OUT"/*.ptxas.log | sort | uniq -c
 fi

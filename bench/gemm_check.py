@@ -125,6 +125,9 @@ for act in ("relu", "gelu", "silu"):
 case_linear(700, 1100, 384, act="relu", bias_mode="row", bias_dt=torch.bfloat16, want="tma")
 case_linear(700, 1100, 384, out_dt=torch.float32, act="gelu", bias_mode="col", alpha=2.0,
             beta=0.5, want="tma")
+# 2-CTA clusters with an odd number of M-tiles (the spare CTA loads zeros, stores nothing)
+case_linear(2100, 4096, 256, want="tma")
+case_linear(1100, 2048, 128, batch=8, act="relu", bias_mode="row", want="tma")
 # strided batches
 case_linear(200, 300, 128, batch=3, want="tma")
 case_linear(256, 512, 256, batch=4, act="silu", bias_mode="col", out_dt=torch.float32, want="tma")

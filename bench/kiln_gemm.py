@@ -23,19 +23,19 @@ def lib():
         f = _lib.kiln_gemm_ex
         i, i64, fl, p = ctypes.c_int, ctypes.c_int64, ctypes.c_float, ctypes.c_void_p
         f.argtypes = [i, i, i, i, i, fl, p, i64, p, i64, fl, p, i64, i, i, i, p, i, i, i,
-                      i64, i64, i64, p, i, ctypes.POINTER(i)]
+                      i64, i64, i64, i64, p, i, ctypes.POINTER(i)]
         f.restype = i
     return _lib
 
 
 def gemm_raw(ta, tb, M, N, K, alpha, a, lda, b, ldb, beta, c, ldc, act=None, bias=None,
-             bias_mode=None, batch=1, sa=0, sb=0, sc=0, path="auto", a_dtype=None):
+             bias_mode=None, batch=1, sa=0, sb=0, sc=0, path="auto", a_dtype=None, sbias=0):
     taken = ctypes.c_int(-1)
     st = lib().kiln_gemm_ex(
         int(ta == "T"), int(tb == "T"), M, N, K, alpha, a.data_ptr(), lda, b.data_ptr(), ldb,
         beta, c.data_ptr(), ldc, DT[a_dtype or a.dtype], DT[c.dtype], ACT[act],
         bias.data_ptr() if bias is not None else None,
-        DT[bias.dtype] if bias is not None else 2, BIAS[bias_mode], batch, sa, sb, sc,
+        DT[bias.dtype] if bias is not None else 2, BIAS[bias_mode], batch, sa, sb, sc, sbias,
         torch.cuda.current_stream().cuda_stream, PATH[path], ctypes.byref(taken))
     return STATUS[st], ["auto", "tma", "generic"][taken.value] if taken.value >= 0 else None
 
@@ -48,7 +48,8 @@ def linear(a, w, out, alpha=1.0, beta=0.0, act=None, bias=None, bias_mode="col",
         N = w.shape[-2]
         return gemm_raw("N", "T", M, N, K, alpha, a, a.stride(1), w, w.stride(-2), beta, out,
                         out.stride(1), act, bias, bias_mode if bias is not None else None, B,
-                        a.stride(0), w.stride(0) if w.dim() == 3 else 0, out.stride(0), path)
+                        a.stride(0), w.stride(0) if w.dim() == 3 else 0, out.stride(0), path,
+                        sbias=bias.stride(0) if bias is not None and bias.dim() == 2 else 0)
     M, K = a.shape
     N = w.shape[0]
     return gemm_raw("N", "T", M, N, K, alpha, a, a.stride(0), w, w.stride(0), beta, out,

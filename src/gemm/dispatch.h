@@ -25,9 +25,10 @@ struct Problem {
     cudaStream_t stream;
 };
 
-/// Returns cudaErrorInvalidValue when TMA's rules do not hold (caller falls back).
-cudaError_t run_sm90_bf16(const Problem& p, int bn);
-cudaError_t run_sm90_f16(const Problem& p, int bn);
+/// Returns cudaErrorInvalidValue when TMA's rules do not hold (caller falls back). Defined in
+/// sm90_<in>_<out>.cu for In in {bf16, f16}, Out in {bf16, f16, f32}.
+template <class In, class Out>
+cudaError_t run_sm90(const Problem& p, int bn);
 cudaError_t run_generic(const Problem& p);
 
 }  // namespace kiln::gemm::detail

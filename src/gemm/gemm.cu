@@ -1,4 +1,6 @@
 // kiln::gemm::gemmEx: argument checks, path choice (TMA/wgmma vs generic), dispatch.
+#include <cuda_bf16.h>
+#include <cuda_fp16.h>
 #include <cuda_runtime.h>
 #include "dispatch.h"
 #include "kiln/gemm.h"
@@ -29,6 +31,21 @@ bool tma_ok(const void* p, int64_t ld, int64_t stride, int batch) {
            (batch <= 1 || stride % 8 == 0);
 }
 
+template <class In>
+cudaError_t run_sm90_out(const detail::Problem& p, int bn) {
+    switch (p.c_type) {
+    case DataType::BF16: return detail::run_sm90<In, __nv_bfloat16>(p, bn);
+    case DataType::F16: return detail::run_sm90<In, __half>(p, bn);
+    case DataType::F32: return detail::run_sm90<In, float>(p, bn);
+    default: return cudaErrorInvalidValue;
+    }
+}
+
+cudaError_t run_sm90_dispatch(const detail::Problem& p, int bn) {
+    return p.a_type == DataType::BF16 ? run_sm90_out<__nv_bfloat16>(p, bn)
+                                      : run_sm90_out<__half>(p, bn);
+}
+
 }  // namespace
 
 Status gemmEx(Op ta, Op tb, int M, int N, int K, float alpha, const void* A, int64_t lda,
@@ -55,12 +72,14 @@ Status gemmEx(Op ta, Op tb, int M, int N, int K, float alpha, const void* A, int
     if (o.path == Path::Sm90Tma && !tma_rules) return Status::PathUnavailable;
     Path path = (o.path == Path::Generic || !tma_rules) ? Path::Generic : Path::Sm90Tma;
     if (path == Path::Sm90Tma) {
-        int dev = 0, sms = 132;
-        cudaGetDevice(&dev);
-        cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev);
+        static const int sms = [] {
+            int dev = 0, n = 132;
+            cudaGetDevice(&dev);
+            cudaDeviceGetAttribute(&n, cudaDevAttrMultiProcessorCount, dev);
+            return n;
+        }();
         Params prm = default_params(M, N, K, o.batch, 2, sms);
-        cudaError_t e = o.a_type == DataType::BF16 ? detail::run_sm90_bf16(p, prm.block_n)
-                                                    : detail::run_sm90_f16(p, prm.block_n);
+        cudaError_t e = run_sm90_dispatch(p, prm.block_n);
         if (e == cudaErrorInvalidValue && o.path != Path::Sm90Tma) {
             path = Path::Generic;  // tensor map encoding refused: fall back
         } else {
@@ -80,7 +99,7 @@ extern "C" int kiln_gemm_ex(int ta, int tb, int M, int N, int K, float alpha, co
                             int64_t lda, const void* B, int64_t ldb, float beta, void* C,
                             int64_t ldc, int a_type, int c_type, int act, const void* bias,
                             int bias_type, int bias_mode, int batch, int64_t sa, int64_t sb,
-                            int64_t sc, void* stream, int path, int* path_taken) {
+                            int64_t sc, int64_t sbias, void* stream, int path, int* path_taken) {
     using namespace kiln::gemm;
     Options o;
     o.a_type = o.b_type = static_cast<DataType>(a_type);
@@ -90,7 +109,7 @@ extern "C" int kiln_gemm_ex(int ta, int tb, int M, int N, int K, float alpha, co
     o.bias_type = static_cast<DataType>(bias_type);
     o.bias_mode = static_cast<BiasMode>(bias_mode);
     o.batch = batch;
-    o.stride_a = sa, o.stride_b = sb, o.stride_c = sc;
+    o.stride_a = sa, o.stride_b = sb, o.stride_c = sc, o.stride_bias = sbias;
     o.stream = stream;
     o.path = static_cast<Path>(path);
     Path taken = Path::Auto;

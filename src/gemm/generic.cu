@@ -19,7 +19,7 @@ cudaError_t run(const Problem& p) {
                            p.ta == Op::N ? 1 : p.lda, p.sa};
     layout::Strided<In> lb{static_cast<const In*>(p.b), p.K, p.N, p.tb == Op::N ? p.ldb : 1,
                            p.tb == Op::N ? 1 : p.ldb, p.sb};
-    EpilogueLinear<Out> epi;
+    EpilogueLinear<Out, Activation::None, true> epi;
     epi.alpha = p.alpha;
     epi.beta = p.beta;
     epi.c = static_cast<const Out*>(p.c);

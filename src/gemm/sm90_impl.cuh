@@ -10,10 +10,10 @@ inline BiasType to_bias_type(DataType t) {
     return t == DataType::BF16 ? BiasType::BF16 : t == DataType::F16 ? BiasType::F16 : BiasType::F32;
 }
 
-template <class In, class Out, int BN>
+template <class In, class Out, int BN, Activation Act>
 cudaError_t run_sm90_typed(const Problem& p) {
-    using Cfg = sm90::Config<In, Out, BN, BN == 256 ? 4 : 6>;
-    EpilogueLinear<Out> epi;
+    using Cfg = sm90::Config<In, Out, BN, BN == 256 ? 4 : 6, BN == 256 ? 2 : 1>;
+    EpilogueLinear<Out, Act> epi;
     epi.alpha = p.alpha;
     epi.beta = p.beta;
     epi.c = static_cast<const Out*>(p.c);
@@ -23,24 +23,27 @@ cudaError_t run_sm90_typed(const Problem& p) {
     epi.bias_type = to_bias_type(p.bias_type);
     epi.bias_mode = p.bias ? p.bias_mode : BiasMode::None;
     epi.batch_stride_bias = p.sbias;
-    epi.act = p.act;
     return sm90::launch<Cfg>(static_cast<const In*>(p.a), p.lda, p.sa, static_cast<const In*>(p.b),
                              p.ldb, p.sb, static_cast<Out*>(p.c), p.ldc, p.sc, p.M, p.N, p.K,
                              p.batch, epi, p.stream);
 }
 
-template <class In>
-cudaError_t run_sm90_in(const Problem& p, int bn) {
-    switch (p.c_type) {
-    case DataType::BF16:
-        return bn == 256 ? run_sm90_typed<In, __nv_bfloat16, 256>(p)
-                         : run_sm90_typed<In, __nv_bfloat16, 128>(p);
-    case DataType::F16:
-        return bn == 256 ? run_sm90_typed<In, __half, 256>(p) : run_sm90_typed<In, __half, 128>(p);
-    case DataType::F32:
-        return bn == 256 ? run_sm90_typed<In, float, 256>(p) : run_sm90_typed<In, float, 128>(p);
-    default: return cudaErrorInvalidValue;
+template <class In, class Out, int BN>
+cudaError_t run_sm90_act(const Problem& p) {
+    switch (p.act) {
+    case Activation::ReLU: return run_sm90_typed<In, Out, BN, Activation::ReLU>(p);
+    case Activation::GELU: return run_sm90_typed<In, Out, BN, Activation::GELU>(p);
+    case Activation::SiLU: return run_sm90_typed<In, Out, BN, Activation::SiLU>(p);
+    default: return run_sm90_typed<In, Out, BN, Activation::None>(p);
     }
 }
 
+template <class In, class Out>
+cudaError_t run_sm90(const Problem& p, int bn) {
+    return bn == 256 ? run_sm90_act<In, Out, 256>(p) : run_sm90_act<In, Out, 128>(p);
+}
+
 }  // namespace kiln::gemm::detail
+
+#define KILN_GEMM_SM90_INSTANTIATE(IN, OUT)                                                     \
+    template cudaError_t kiln::gemm::detail::run_sm90<IN, OUT>(const Problem&, int);

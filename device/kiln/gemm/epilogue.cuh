@@ -48,7 +48,15 @@ __device__ __forceinline__ float load_as_float(const void* p, BiasType t, int64_
 
 /// D = act(alpha * acc + beta * C + bias), the BLAS/cuBLASLt-style fused epilogue. C is read
 /// with its element type CT, and never when beta == 0 (BLAS semantics: C may hold NaNs).
-template <class CT>
+template <Activation A>
+__device__ __forceinline__ float activate(float x) {
+    return activate(A, x);  // A is a constant: the switch folds away
+}
+
+/// ActT: the activation as a compile-time constant (one kernel per activation keeps the
+/// unrolled epilogue small). RuntimeAct = true ignores ActT and switches on `act` per element
+/// (fine for the generic kernel; in the wgmma kernel it pushes the accumulators to local memory).
+template <class CT, Activation ActT = Activation::None, bool RuntimeAct = false>
 struct EpilogueLinear {
     float alpha = 1.f, beta = 0.f;
     const CT* c = nullptr;
@@ -66,7 +74,8 @@ struct EpilogueLinear {
             v += load_as_float(bias, bias_type, b * batch_stride_bias + row);
         else if (bias_mode == BiasMode::Col)
             v += load_as_float(bias, bias_type, b * batch_stride_bias + col);
-        return activate(act, v);
+        if constexpr (RuntimeAct) return activate(act, v);
+        else return activate<ActT>(v);
     }
 };
 

@@ -17,6 +17,7 @@
 #include <cuda_fp16.h>
 
 #include "kiln/barrier.cuh"
+#include "kiln/cluster.cuh"
 #include "kiln/fence.cuh"
 #include "kiln/mbarrier.cuh"
 #include "kiln/regs.cuh"
@@ -43,11 +44,16 @@ struct WgmmaType<__half> {
 };
 
 /// Compile-time shape of the kernel. BK is one 128-byte swizzle row of 16-bit elements.
-template <class ElementT, class OutT, int BN_ = 256, int Stages_ = 4>
+template <class ElementT, class OutT, int BN_ = 256, int Stages_ = 4, int ClusterM_ = 1>
 struct Config {
     using Element = ElementT;
     using Out = OutT;
     static constexpr int BM = 128, BN = BN_, BK = 64, Stages = Stages_;
+    // CTAs per cluster along M. With 2, the pair shares the B tile: each CTA loads half of it and
+    // multicasts it to both, cutting L2->SM traffic per CTA from (A + B) to (A + B/2).
+    static constexpr int ClusterM = ClusterM_;
+    static_assert(ClusterM == 1 || ClusterM == 2, "cluster of 1 or 2 CTAs along M");
+    static constexpr int BRowsPerCta = BN / ClusterM;
     static constexpr int Consumers = 2;  // warpgroups, 64 rows each
     static constexpr int Threads = 128 * (1 + Consumers);
     static constexpr int ProducerRegs = 40, ConsumerRegs = 232;
@@ -91,30 +97,50 @@ __global__ void __launch_bounds__(Cfg::Threads, 1)
     if (threadIdx.x == 0) {
         for (int s = 0; s < Stages; ++s) {
             dev::mbarrier::init(&full[s], 1);
-            dev::mbarrier::init(&empty[s], Cfg::Consumers * 4);  // one arrive per consumer warp
+            // one arrive per consumer warp of every CTA that reads this slot's B half
+            dev::mbarrier::init(&empty[s], Cfg::Consumers * 4 * Cfg::ClusterM);
         }
         dev::fence::mbarrier_init();
         dev::tma::prefetch_descriptor(&tm_a);
         dev::tma::prefetch_descriptor(&tm_b);
     }
-    __syncthreads();
+    // The peer CTA signals our barriers: they must be initialized cluster-wide first.
+    if constexpr (Cfg::ClusterM > 1) dev::cluster::sync();
+    else __syncthreads();
+    const int rank = Cfg::ClusterM > 1 ? int(dev::cluster::block_rank()) : 0;
+    const int cluster_id = blockIdx.x / Cfg::ClusterM;
+    const int clusters = gridDim.x / Cfg::ClusterM;
+    // Tiles are scheduled per cluster: cluster tile (m, n) covers M-tiles ClusterM*m + rank.
+    auto tile_at = [&](int t) {
+        TileCoord tc = sched.at(t);
+        tc.m = tc.m * Cfg::ClusterM + rank;
+        return tc;
+    };
 
     if (warpgroup == 0) {
         // ---------------- producer ----------------
         dev::regs::decrease<Cfg::ProducerRegs>();
         if (threadIdx.x == 0) {
             dev::mbarrier::PipelineState<Stages> st;
-            for (int t = blockIdx.x; t < sched.total(); t += gridDim.x) {
-                TileCoord tc = sched.at(t);
+            for (int t = cluster_id; t < sched.total(); t += clusters) {
+                TileCoord tc = tile_at(t);
                 for (int kb = 0; kb < k_blocks; ++kb) {
                     // A fresh barrier counts as having completed the phase before phase 0, so
                     // the first pass through the ring does not block.
                     dev::mbarrier::wait(&empty[st.stage], st.phase ^ 1u);
+                    // Our full barrier receives our A, our B half and the peer's B half.
                     dev::mbarrier::arrive_expect_tx(&full[st.stage], Cfg::StageBytes);
                     dev::tma::load(a_tile(st.stage), &tm_a, &full[st.stage], kb * BK, tc.m * BM,
                                    tc.batch);
-                    dev::tma::load(b_tile(st.stage), &tm_b, &full[st.stage], kb * BK, tc.n * BN,
-                                   tc.batch);
+                    if constexpr (Cfg::ClusterM == 1) {
+                        dev::tma::load(b_tile(st.stage), &tm_b, &full[st.stage], kb * BK,
+                                       tc.n * BN, tc.batch);
+                    } else {
+                        dev::tma::load_multicast(
+                            b_tile(st.stage) + rank * Cfg::BRowsPerCta * 128, &tm_b,
+                            &full[st.stage], uint16_t((1u << Cfg::ClusterM) - 1), kb * BK,
+                            tc.n * BN + rank * Cfg::BRowsPerCta, tc.batch);
+                    }
                     st.advance();
                 }
             }
@@ -128,9 +154,20 @@ __global__ void __launch_bounds__(Cfg::Threads, 1)
         const bool lane0 = (threadIdx.x % 32) == 0;
         float acc[BN / 2];
         dev::mbarrier::PipelineState<Stages> st;
+        // Release a slot: every CTA of the cluster wrote half of its B into our slot and waits
+        // for our consumers before refilling it.
+        auto release = [&](int stage) {
+            if (!lane0) return;
+            if constexpr (Cfg::ClusterM == 1) {
+                dev::mbarrier::arrive(&empty[stage]);
+            } else {
+#pragma unroll
+                for (int c = 0; c < Cfg::ClusterM; ++c) dev::mbarrier::arrive_cluster(&empty[stage], c);
+            }
+        };
 
-        for (int tile = blockIdx.x; tile < sched.total(); tile += gridDim.x) {
-            TileCoord tc = sched.at(tile);
+        for (int tile = cluster_id; tile < sched.total(); tile += clusters) {
+            TileCoord tc = tile_at(tile);
 #pragma unroll
             for (int i = 0; i < BN / 2; ++i) acc[i] = 0.f;
             int prev_stage = -1;
@@ -150,19 +187,25 @@ __global__ void __launch_bounds__(Cfg::Threads, 1)
                 // most one group is pending, so its buffer can go back to the producer.
                 dev::wgmma::wait<1>();
                 dev::wgmma::fence_operand(acc);
-                if (prev_stage >= 0 && lane0) dev::mbarrier::arrive(&empty[prev_stage]);
+                if (prev_stage >= 0) release(prev_stage);
                 prev_stage = st.stage;
                 st.advance();
             }
             dev::wgmma::wait<0>();
             dev::wgmma::fence_operand(acc);
-            if (prev_stage >= 0 && lane0) dev::mbarrier::arrive(&empty[prev_stage]);
+            if (prev_stage >= 0) release(prev_stage);
 
             // ---------------- epilogue: registers -> global, predicated ----------------
             const int row0 = tc.m * BM + cw * 64 + dev::wgmma::accumulator_row(t, 0);
             const int col0 = tc.n * BN + dev::wgmma::accumulator_col(t, 0);
             typename Cfg::Out* dbase = d + tc.batch * batch_stride_d;
             const bool vec_ok = (ldd % 2) == 0;
+#pragma unroll
+            for (int j = 0; j < BN / 8; ++j)
+#pragma unroll
+                for (int e = 0; e < 4; ++e)
+                    acc[4 * j + e] =
+                        epi(acc[4 * j + e], row0 + 8 * (e / 2), col0 + 8 * j + (e % 2), tc.batch);
 #pragma unroll
             for (int h = 0; h < 2; ++h) {
                 const int row = row0 + 8 * h;
@@ -173,19 +216,18 @@ __global__ void __launch_bounds__(Cfg::Threads, 1)
                     const int col = col0 + 8 * j;
                     float v0 = acc[4 * j + 2 * h], v1 = acc[4 * j + 2 * h + 1];
                     if (col + 1 < p.N && vec_ok) {
-                        store_pair(drow + col, epi(v0, row, col, tc.batch),
-                                   epi(v1, row, col + 1, tc.batch));
+                        store_pair(drow + col, v0, v1);
                     } else {
-                        if (col < p.N)
-                            drow[col] = from_float<typename Cfg::Out>(epi(v0, row, col, tc.batch));
-                        if (col + 1 < p.N)
-                            drow[col + 1] =
-                                from_float<typename Cfg::Out>(epi(v1, row, col + 1, tc.batch));
+                        if (col < p.N) drow[col] = from_float<typename Cfg::Out>(v0);
+                        if (col + 1 < p.N) drow[col + 1] = from_float<typename Cfg::Out>(v1);
                     }
                 }
             }
         }
     }
+    // No CTA may leave while its peer can still multicast into its smem or arrive on its
+    // barriers.
+    if constexpr (Cfg::ClusterM > 1) dev::cluster::sync();
 #endif
 }
 

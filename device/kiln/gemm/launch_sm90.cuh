@@ -38,23 +38,40 @@ cudaError_t launch(const typename Cfg::Element* a, int64_t lda, int64_t stride_a
     const uint32_t box_a[3] = {Cfg::BK, Cfg::BM, 1};
     const uint64_t dims_b[3] = {uint64_t(Kd), uint64_t(N), uint64_t(batch)};
     const uint64_t str_b[2] = {uint64_t(ldb) * sizeof(E), uint64_t(sb) * sizeof(E)};
-    const uint32_t box_b[3] = {Cfg::BK, Cfg::BN, 1};
+    const uint32_t box_b[3] = {Cfg::BK, Cfg::BRowsPerCta, 1};
     if (!dev::tma::make_tensor_map<3>(&ma, tma_dtype<E>(), a, dims_a, str_a, box_a, Cfg::Swizzle) ||
         !dev::tma::make_tensor_map<3>(&mb, tma_dtype<E>(), b, dims_b, str_b, box_b, Cfg::Swizzle))
         return cudaErrorInvalidValue;
 
-    TileScheduler sched{(M + Cfg::BM - 1) / Cfg::BM, (N + Cfg::BN - 1) / Cfg::BN, batch, group_m};
-    int dev_id = 0, sms = 0;
-    cudaGetDevice(&dev_id);
-    cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev_id);
-    const int grid = std::min(sms, sched.total());
+    // The scheduler walks cluster tiles (ClusterM M-tiles each); see gemm_kernel.
+    const int tiles_m = (M + Cfg::BM - 1) / Cfg::BM;
+    TileScheduler sched{(tiles_m + Cfg::ClusterM - 1) / Cfg::ClusterM, (N + Cfg::BN - 1) / Cfg::BN,
+                        batch, std::max(1, group_m / Cfg::ClusterM)};
+    static const int sms = [] {
+        int dev_id = 0, n = 0;
+        cudaGetDevice(&dev_id);
+        cudaDeviceGetAttribute(&n, cudaDevAttrMultiProcessorCount, dev_id);
+        return n;
+    }();
+    const int grid = std::min(sms / Cfg::ClusterM, sched.total()) * Cfg::ClusterM;
     auto kernel = gemm_kernel<Cfg, Epi>;
-    cudaError_t e = cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                         Cfg::SmemBytes);
-    if (e != cudaSuccess) return e;
+    static const cudaError_t attr = cudaFuncSetAttribute(
+        kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, Cfg::SmemBytes);  // once per kernel
+    if (attr != cudaSuccess) return attr;
     Problem p{M, N, K, batch};
-    kernel<<<grid, Cfg::Threads, Cfg::SmemBytes, stream>>>(ma, mb, d, ldd, stride_d, p, sched, epi);
-    return cudaGetLastError();
+    cudaLaunchConfig_t cfg{};
+    cfg.gridDim = dim3(grid);
+    cfg.blockDim = dim3(Cfg::Threads);
+    cfg.dynamicSmemBytes = Cfg::SmemBytes;
+    cfg.stream = stream;
+    cudaLaunchAttribute attrs[1];
+    attrs[0].id = cudaLaunchAttributeClusterDimension;
+    attrs[0].val.clusterDim.x = Cfg::ClusterM;
+    attrs[0].val.clusterDim.y = 1;
+    attrs[0].val.clusterDim.z = 1;
+    cfg.attrs = attrs;
+    cfg.numAttrs = 1;
+    return cudaLaunchKernelEx(&cfg, kernel, ma, mb, d, ldd, stride_d, p, sched, epi);
 }
 
 }  // namespace kiln::gemm::sm90

@@ -1,0 +1,15 @@
+"""One kiln GEMM launch (after a warm-up) for Nsight Compute: python3 bench/ncu_one.py M N K"""
+import sys
+
+import torch
+
+sys.path.insert(0, __file__.rsplit("/", 1)[0])
+import kiln_gemm as kg  # noqa: E402
+
+M, N, K = (int(x) for x in sys.argv[1:4])
+a = torch.randn(M, K, device="cuda").bfloat16()
+w = torch.randn(N, K, device="cuda").bfloat16()
+out = torch.empty(M, N, device="cuda").bfloat16()
+for _ in range(2):
+    kg.linear(a, w, out)
+torch.cuda.synchronize()

@@ -1,0 +1,39 @@
+#!/usr/bin/env bash
+# Compile-only check of the GEMM/device library for sm_90a (no GPU needed): builds each variant
+# translation unit with -Xptxas -v and fails on compile errors, on local-memory spills or stack
+# frames in any kernel, and on ptxas warnings that setmaxnreg was ignored or wgmma serialized.
+# Usage: tests/cuda/compile_check.sh [--all]   (default: one representative per variant family,
+# well under 5 minutes on 2 cores; --all builds every instantiation unit)
+set -uo pipefail
+cd "$(dirname "$0")/../.."
+NVCC=${NVCC:-nvcc}
+TMP=$(mktemp -d)
+trap 'rm -rf "$TMP"' EXIT
+FLAGS=(-std=c++20 -O3 -gencode=arch=compute_90a,code=sm_90a -Xcompiler -fPIC -Idevice -Iinclude
+       -Xptxas -v)
+if [ "${1:-}" = "--all" ]; then
+    TUS=(src/gemm/sm90_*.cu src/gemm/generic.cu src/gemm/gemm.cu tests/gpu/test_device_lib.cu)
+else
+    TUS=(src/gemm/sm90_bf16_bf16.cu src/gemm/generic.cu src/gemm/gemm.cu tests/gpu/test_device_lib.cu)
+fi
+fail=0
+pids=()
+for tu in "${TUS[@]}"; do
+    log="$TMP/$(basename "$tu").log"
+    ( "$NVCC" "${FLAGS[@]}" -c "$tu" -o "$TMP/$(basename "$tu").o" >"$log" 2>&1 || echo COMPILE_FAILED >>"$log" ) &
+    pids+=($!)
+    # at most 2 concurrent compiles (CI boxes are small)
+    if [ ${#pids[@]} -ge 2 ]; then wait "${pids[0]}"; pids=("${pids[@]:1}"); fi
+done
+wait
+for tu in "${TUS[@]}"; do
+    log="$TMP/$(basename "$tu").log"
+    status=ok
+    if grep -q COMPILE_FAILED "$log"; then status="compile error"; fi
+    if grep "spill" "$log" | grep -qv " 0 bytes spill stores, 0 bytes spill loads"; then status="spills"; fi
+    if grep "stack frame" "$log" | grep -qv "^\s*0 bytes stack frame"; then status="stack frame"; fi
+    if grep -qi "C7508\|setmaxnreg.*ignored\|wgmma.*serializ" "$log"; then status="ptxas perf warning"; fi
+    printf '%-40s %s\n' "$tu" "$status"
+    if [ "$status" != ok ]; then fail=1; grep -v "^ptxas info" "$log" | head -20; fi
+done
+exit $fail
