@@ -102,6 +102,15 @@ const PartitionInfo *TaskNode::find_partition(const std::string &name) const {
     return find_named(partitions, &PartitionInfo::name, name);
 }
 
+std::vector<const TaskNode *> preorder(const TaskNode &root) {
+    std::vector<const TaskNode *> out{&root};
+    for (const auto &c : root.children) {
+        auto sub = preorder(c);
+        out.insert(out.end(), sub.begin(), sub.end());
+    }
+    return out;
+}
+
 std::string partition_text(const PartitionInfo &p) {
     if (p.spec.is_mma) {
         const auto &m = p.spec.mma;

@@ -107,6 +107,9 @@ struct TaskTree {
     TaskNode root;
 };
 
+// Every node of the subtree, parents before children, children in program order.
+std::vector<const TaskNode *> preorder(const TaskNode &root);
+
 // The `kiln tree` text: one line per node (instance: variant @ LEVEL, tensors, tunables),
 // its partitions, and its children indented under their loops. Deterministic.
 std::string print_tree(const TaskTree &tree);
