@@ -133,7 +133,8 @@ private:
 
     void dispatches() {
         std::vector<Site> sites;
-        collect_sites(variant_.body, false, sites);
+        if (!variant_.is_leaf) // a launch in a leaf variant is reported with the variant
+            collect_sites(variant_.body, false, sites);
         std::set<const mapping::DispatchBinding *> used;
         for (const auto &site : sites) {
             const auto *b = find_dispatch(inst_, *site.launch);
