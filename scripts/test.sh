@@ -1,0 +1,16 @@
+#!/usr/bin/env bash
+# The whole test suite, set-up included: installs the Debian packages kiln needs, builds it,
+# runs every CTest test (unit, golden, interp, nvcc compile-only when nvcc is present), then the
+# parser fuzzer under AddressSanitizer for a bounded number of cases.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+jobs=$(nproc 2>/dev/null || echo 2)
+
+bash scripts/build.sh
+ctest --test-dir build --output-on-failure -j"$jobs"
+
+# Fuzzed parser input must give an error or a valid program, never a crash: run it where a
+# memory error cannot hide.
+cmake -S . -B build-asan -G Ninja -DCMAKE_BUILD_TYPE=Debug -DKILN_ASAN=ON >/dev/null
+ninja -C build-asan parser_fuzz_test
+KILN_FUZZ_CASES="${KILN_FUZZ_CASES:-3000}" ./build-asan/tests/unit/ir/parser_fuzz_test

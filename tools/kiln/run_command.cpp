@@ -1,0 +1,107 @@
+// kiln run: execute a program in the CPU interpreter on seeded random inputs and compare its
+// outputs with the float64 reference the program names.
+#include "interp/compare.h"
+#include "interp/interpreter.h"
+#include "interp/reference.h"
+#include "passes/instantiate.h"
+#include "tools/kiln/commands.h"
+
+#include <fmt/core.h>
+
+#include <chrono>
+#include <iostream>
+
+namespace kiln::cli {
+namespace {
+
+struct RunOptions {
+    std::string file;
+    std::vector<std::string> sizes;
+    uint64_t seed = 1;
+    double tolerance = 0; // 0: by the output's dtype
+};
+
+// Relative-error bound a correct kernel meets with fp32 accumulation (STYLE.md rule 5).
+double default_tolerance(ir::DType t) {
+    switch (t) {
+    case ir::DType::F32:
+    case ir::DType::I32:
+        return 1e-5;
+    case ir::DType::F16:
+        return 1e-3;
+    case ir::DType::BF16:
+        return 1e-2;
+    case ir::DType::F8E4M3:
+    case ir::DType::F8E5M2:
+        return 1e-1;
+    }
+    return 1e-2;
+}
+
+std::string sizes_text(const std::map<std::string, int64_t>& sizes) {
+    std::string out;
+    for (const auto& [n, v] : sizes)
+        out += (out.empty() ? "" : " ") + n + "=" + std::to_string(v);
+    return out;
+}
+
+template <class T> T value_or_fail(Result<T> r) {
+    if (!r)
+        fail(r.errors());
+    return std::move(r).value();
+}
+
+int run_program(const RunOptions& o) {
+    ir::Program program = load_program(o.file);
+    auto tree = value_or_fail(passes::instantiate(program, parse_sizes(o.sizes)));
+    const auto& sizes = tree.sizes;
+    auto inputs = value_or_fail(interp::make_inputs(program, sizes, o.seed));
+
+    auto start = std::chrono::steady_clock::now();
+    auto outputs = value_or_fail(interp::run(program, sizes, inputs));
+    double seconds =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    fmt::print("{}: {} (seed {})\ninterpreter: {:.3f} s\n", program.name, sizes_text(sizes),
+               o.seed, seconds);
+
+    if (!program.reference) {
+        fmt::print("no reference named: nothing to compare\n");
+        return kExitOk;
+    }
+    auto reference = value_or_fail(interp::run_reference(program, sizes, inputs));
+    bool all_pass = true;
+    for (const auto& c : interp::compare(outputs, reference)) {
+        ir::DType t = outputs.at(c.tensor).dtype;
+        double tol = o.tolerance > 0 ? o.tolerance : default_tolerance(t);
+        bool pass = c.nan_count == 0 && c.rel_error < tol;
+        all_pass = all_pass && pass;
+        fmt::print("{}: rel error {:.3e}, max abs error {:.3e}{} vs float64 reference {} "
+                   "(tolerance {:.0e} for {}): {}\n",
+                   c.tensor, c.rel_error, c.max_abs_error,
+                   c.nan_count ? fmt::format(", {} NaN/unwritten", c.nan_count) : "",
+                   program.reference->name, tol, ir::spelling(t), pass ? "PASS" : "FAIL");
+    }
+    return all_pass ? kExitOk : kExitMismatch;
+}
+
+} // namespace
+
+void register_run_command(CLI::App& app) {
+    static RunOptions o;
+    auto* run = app.add_subcommand(
+        "run", "Run a program in the CPU interpreter on seeded random inputs and compare it "
+               "with its float64 reference");
+    run->add_option("FILE", o.file, "a .kiln program with its mapping")->required();
+    run->add_option("--size", o.sizes, "override a problem size, e.g. --size M=200")
+        ->type_name("NAME=INT");
+    run->add_option("--seed", o.seed, "seed of the random inputs")->capture_default_str();
+    run->add_option("--tolerance", o.tolerance,
+                    "relative error bound (default: 1e-2 bf16, 1e-3 f16, 1e-5 f32, 1e-1 f8)");
+    run->callback([] {
+        int code = run_program(o);
+        if (code != kExitOk)
+            throw CLI::RuntimeError(code);
+    });
+}
+
+} // namespace kiln::cli
