@@ -3,6 +3,7 @@
 #include "interp/externals.h"
 #include "ir/leaf_ops.h"
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 #include <unordered_map>
@@ -93,10 +94,13 @@ std::vector<double> broadcast_operand(const std::vector<LeafArg>& args, std::siz
                        ", be a vector with one value per row, or be a scalar");
 }
 
-// C += A·B (or A·Bᵀ), rounding the running sum to C's dtype after every product.
+// C += A·B (or A·Bᵀ), rounding the running sum to C's dtype after every product. The running
+// sums of kLanes neighbouring columns advance together: each is a chain of dependent roundings,
+// and interleaving independent chains keeps the CPU busy.
 template <class Round>
 void mma_into(const View& C, const std::vector<double>& a, const std::vector<double>& bt, int64_t k,
               Round round) {
+    constexpr int64_t kLanes = 4;
     const View::Offsets o = C.offsets();
     if (o.outside)
         return;
@@ -106,15 +110,24 @@ void mma_into(const View& C, const std::vector<double>& a, const std::vector<dou
         if (o.dim[0][i] < 0)
             continue;
         const double* ar = a.data() + i * k;
-        for (int64_t j = 0; j < n; ++j) {
-            if (o.dim[1][j] < 0)
-                continue;
-            double& c = data[o.base + o.dim[0][i] + o.dim[1][j]];
-            const double* br = bt.data() + j * k;
-            double acc = c;
-            for (int64_t kk = 0; kk < k; ++kk)
-                acc = round(acc + ar[kk] * br[kk]);
-            c = acc;
+        for (int64_t j0 = 0; j0 < n; j0 += kLanes) {
+            const int64_t lanes = std::min(kLanes, n - j0);
+            double acc[kLanes] = {0, 0, 0, 0};
+            const double* br[kLanes];
+            for (int64_t u = 0; u < kLanes; ++u) {
+                const int64_t j = j0 + std::min(u, lanes - 1); // spare lanes redo the last column
+                br[u] = bt.data() + j * k;
+                if (u < lanes && o.dim[1][j] >= 0)
+                    acc[u] = data[o.base + o.dim[0][i] + o.dim[1][j]];
+            }
+            for (int64_t kk = 0; kk < k; ++kk) {
+                const double av = ar[kk];
+                for (int64_t u = 0; u < kLanes; ++u)
+                    acc[u] = round(acc[u] + av * br[u][kk]);
+            }
+            for (int64_t u = 0; u < lanes; ++u)
+                if (o.dim[1][j0 + u] >= 0)
+                    data[o.base + o.dim[0][i] + o.dim[1][j0 + u]] = acc[u];
         }
     }
 }

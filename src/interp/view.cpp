@@ -106,18 +106,15 @@ View::Offsets View::offsets() const {
 
 std::vector<int64_t> View::element_offsets() const {
     const Offsets o = offsets();
-    std::vector<int64_t> flat(size(), o.outside ? -1 : o.base);
-    // Row-major: the last dimension varies fastest, so walk dimensions with a running block size.
-    int64_t inner = 1;
-    for (std::size_t d = shape_.size(); d-- > 0;) {
-        const int64_t extent = shape_[d];
-        for (int64_t i = 0; i < static_cast<int64_t>(flat.size()); ++i) {
-            if (flat[i] < 0)
-                continue;
-            int64_t off = o.dim[d][(i / inner) % extent];
-            flat[i] = off < 0 ? -1 : flat[i] + off;
-        }
-        inner *= extent;
+    // Row-major order is the product of the per-dimension tables, outermost dimension first.
+    std::vector<int64_t> flat{o.outside ? -1 : o.base}, next;
+    for (const auto& dim : o.dim) {
+        next.clear();
+        next.reserve(flat.size() * dim.size());
+        for (int64_t e : flat)
+            for (int64_t off : dim)
+                next.push_back(e < 0 || off < 0 ? -1 : e + off);
+        flat.swap(next);
     }
     return flat;
 }
