@@ -94,18 +94,51 @@ std::vector<double> broadcast_operand(const std::vector<LeafArg>& args, std::siz
                        ", be a vector with one value per row, or be a scalar");
 }
 
-// C += A·B (or A·Bᵀ), rounding the running sum to C's dtype after every product. The running
-// sums of kLanes neighbouring columns advance together: each is a chain of dependent roundings,
-// and interleaving independent chains keeps the CPU busy.
+// Where element (kk, j) of the B operand lives: b[kdim[kk] + jdim[j]].
+struct BOperand {
+    const double* b;
+    std::vector<int64_t> kdim, jdim;
+    std::vector<double> gathered; // owns `b` when B had padding and was copied out
+};
+
+// B read in place from its root when no element is padding (the common case: no copy, no
+// allocation per element); otherwise gathered, padding as zeros, into a dense [n][k] copy.
+BOperand b_operand(const View& B, bool b_transposed) {
+    const View::Offsets& o = B.offsets();
+    bool padded = o.outside;
+    for (const auto& d : o.dim)
+        padded = padded || std::any_of(d.begin(), d.end(), [](int64_t x) { return x < 0; });
+    BOperand op;
+    if (!padded) {
+        op.b = B.root().data.data() + o.base;
+        op.kdim = o.dim[b_transposed ? 1 : 0];
+        op.jdim = o.dim[b_transposed ? 0 : 1];
+        return op;
+    }
+    op.gathered = read_all(B);
+    const int64_t rows = B.shape()[0], cols = B.shape()[1];
+    const int64_t k = b_transposed ? cols : rows, n = b_transposed ? rows : cols;
+    for (int64_t kk = 0; kk < k; ++kk)
+        op.kdim.push_back(b_transposed ? kk : kk * n);
+    for (int64_t j = 0; j < n; ++j)
+        op.jdim.push_back(b_transposed ? j * k : j);
+    op.b = op.gathered.data();
+    return op;
+}
+
+// C += A·B, rounding the running sum to C's dtype after every product. The running sums of
+// kLanes neighbouring columns advance together: each is a chain of dependent roundings, and
+// interleaving independent chains keeps the CPU busy.
 template <class Round>
-void mma_into(const View& C, const std::vector<double>& a, const std::vector<double>& bt, int64_t k,
+void mma_into(const View& C, const std::vector<double>& a, const BOperand& B, int64_t k,
               Round round) {
     constexpr int64_t kLanes = 4;
-    const View::Offsets o = C.offsets();
+    const View::Offsets& o = C.offsets();
     if (o.outside)
         return;
     double* data = C.root().data.data();
     const int64_t m = C.shape()[0], n = C.shape()[1];
+    const int64_t* kdim = B.kdim.data();
     for (int64_t i = 0; i < m; ++i) {
         if (o.dim[0][i] < 0)
             continue;
@@ -113,17 +146,18 @@ void mma_into(const View& C, const std::vector<double>& a, const std::vector<dou
         for (int64_t j0 = 0; j0 < n; j0 += kLanes) {
             const int64_t lanes = std::min(kLanes, n - j0);
             double acc[kLanes] = {0, 0, 0, 0};
-            const double* br[kLanes];
+            const double* bj[kLanes];
             for (int64_t u = 0; u < kLanes; ++u) {
                 const int64_t j = j0 + std::min(u, lanes - 1); // spare lanes redo the last column
-                br[u] = bt.data() + j * k;
+                bj[u] = B.b + B.jdim[j];
                 if (u < lanes && o.dim[1][j] >= 0)
                     acc[u] = data[o.base + o.dim[0][i] + o.dim[1][j]];
             }
             for (int64_t kk = 0; kk < k; ++kk) {
                 const double av = ar[kk];
+                const int64_t kd = kdim[kk];
                 for (int64_t u = 0; u < kLanes; ++u)
-                    acc[u] = round(acc[u] + av * br[u][kk]);
+                    acc[u] = round(acc[u] + av * bj[u][kd]);
             }
             for (int64_t u = 0; u < lanes; ++u)
                 if (o.dim[1][j0 + u] >= 0)
@@ -147,19 +181,12 @@ void eval_mma(const ir::LeafOp& op, const std::vector<LeafArg>& args, bool b_tra
                             shape_of(B) + " do not agree (B must be " +
                             ir::shape_string(want_b) + ")");
     const std::vector<double> a = read_all(A);
-    std::vector<double> bt = read_all(B);
-    if (!b_transposed) { // lay B out as [n][k] so the inner product walks both rows
-        std::vector<double> t(bt.size());
-        for (int64_t kk = 0; kk < k; ++kk)
-            for (int64_t j = 0; j < n; ++j)
-                t[j * k + kk] = bt[kk * n + j];
-        bt = std::move(t);
-    }
+    const BOperand b = b_operand(B, b_transposed);
     const ir::DType dt = C.dtype();
     if (dt == ir::DType::F32)
-        mma_into(C, a, bt, k, [](double x) { return double(float(x)); });
+        mma_into(C, a, b, k, [](double x) { return double(float(x)); });
     else
-        mma_into(C, a, bt, k, [dt](double x) { return round_to(dt, x); });
+        mma_into(C, a, b, k, [dt](double x) { return round_to(dt, x); });
 }
 
 void eval_elementwise(const ir::LeafOp& op, const ir::LeafOpInfo& info,
@@ -239,7 +266,7 @@ void eval_mask(const ir::LeafOp& op, const std::vector<LeafArg>& args) {
     const double row0 = scalar_operand(args, 1, op.op), col0 = scalar_operand(args, 2, op.op);
     const double ncols = scalar_operand(args, 3, op.op);
     const bool causal = scalar_operand(args, 4, op.op) != 0;
-    const View::Offsets o = S.offsets();
+    const View::Offsets& o = S.offsets();
     if (o.outside)
         return;
     HostTensor& t = S.root();

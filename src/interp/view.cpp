@@ -19,17 +19,39 @@ std::size_t source_dim_of(const ir::PartitionSpec& spec, std::size_t d) {
 
 } // namespace
 
-View View::whole(std::shared_ptr<HostTensor> root) {
-    View v;
-    v.shape_ = root->shape;
-    for (std::size_t d = 0; d < v.shape_.size(); ++d) {
-        v.root_dim_.push_back(static_cast<int>(d));
-        std::vector<int64_t> coords(v.shape_[d]);
-        for (int64_t c = 0; c < v.shape_[d]; ++c)
-            coords[c] = c;
-        v.root_coords_.push_back(std::move(coords));
+std::shared_ptr<const View::Layout> View::finish(Layout l, const HostTensor& root) {
+    const ir::Shape stride = row_major_strides(root.shape);
+    Offsets& o = l.offsets;
+    o.outside = l.outside;
+    std::vector<bool> covered(root.shape.size(), false);
+    for (std::size_t d = 0; d < l.shape.size(); ++d) {
+        covered[l.root_dim[d]] = true;
+        std::vector<int64_t> off(l.shape[d]);
+        for (int64_t c = 0; c < l.shape[d]; ++c) {
+            int64_t rc = l.root_coords[d][c];
+            off[c] = rc < 0 ? -1 : rc * stride[l.root_dim[d]];
+        }
+        o.dim.push_back(std::move(off));
     }
-    v.fixed_.assign(v.shape_.size(), 0);
+    for (std::size_t r = 0; r < covered.size(); ++r)
+        if (!covered[r])
+            o.base += l.fixed[r] * stride[r];
+    return std::make_shared<const Layout>(std::move(l));
+}
+
+View View::whole(std::shared_ptr<HostTensor> root) {
+    Layout l;
+    l.shape = root->shape;
+    for (std::size_t d = 0; d < l.shape.size(); ++d) {
+        l.root_dim.push_back(static_cast<int>(d));
+        std::vector<int64_t> coords(l.shape[d]);
+        for (int64_t c = 0; c < l.shape[d]; ++c)
+            coords[c] = c;
+        l.root_coords.push_back(std::move(coords));
+    }
+    l.fixed.assign(l.shape.size(), 0);
+    View v;
+    v.layout_ = finish(std::move(l), *root);
     v.root_ = std::move(root);
     return v;
 }
@@ -46,66 +68,48 @@ Result<View> View::piece(const ir::PartitionSpec& spec, const ir::PartitionShape
             return Diagnostic{loc, "piece index " + ir::shape_string(index) +
                                        " is outside the partition grid " +
                                        ir::shape_string(part.grid)};
-    View v;
-    v.root_ = root_;
-    v.shape_ = part.piece;
-    v.fixed_ = fixed_;
-    v.outside_ = outside_;
+    const Layout& src = *layout_;
+    Layout l;
+    l.shape = part.piece;
+    l.fixed = src.fixed;
+    l.outside = src.outside;
     // Probe one piece dimension at a time from the piece's origin.
     ir::Shape coord(part.piece.size(), 0), out;
-    ir::piece_to_source(spec, shape_, index, coord, out);
+    ir::piece_to_source(spec, src.shape, index, coord, out);
     const ir::Shape origin = out;
-    std::vector<bool> fed(shape_.size(), false);
+    std::vector<bool> fed(src.shape.size(), false);
     for (std::size_t d = 0; d < part.piece.size(); ++d) {
         std::size_t s = source_dim_of(spec, d);
         fed[s] = true;
         std::vector<int64_t> coords(part.piece[d]);
         for (int64_t c = 0; c < part.piece[d]; ++c) {
             coord[d] = c;
-            ir::piece_to_source(spec, shape_, index, coord, out);
-            coords[c] = out[s] >= 0 && out[s] < shape_[s] ? root_coords_[s][out[s]] : -1;
+            ir::piece_to_source(spec, src.shape, index, coord, out);
+            coords[c] = out[s] >= 0 && out[s] < src.shape[s] ? src.root_coords[s][out[s]] : -1;
         }
         coord[d] = 0;
-        v.root_dim_.push_back(root_dim_[s]);
-        v.root_coords_.push_back(std::move(coords));
+        l.root_dim.push_back(src.root_dim[s]);
+        l.root_coords.push_back(std::move(coords));
     }
     // Dimensions the pieces drop (squeezed by `_`) pin one root coordinate.
-    for (std::size_t s = 0; s < shape_.size(); ++s) {
+    for (std::size_t s = 0; s < src.shape.size(); ++s) {
         if (fed[s])
             continue;
-        int64_t c = origin[s] >= 0 && origin[s] < shape_[s] ? root_coords_[s][origin[s]] : -1;
+        int64_t c =
+            origin[s] >= 0 && origin[s] < src.shape[s] ? src.root_coords[s][origin[s]] : -1;
         if (c < 0)
-            v.outside_ = true;
+            l.outside = true;
         else
-            v.fixed_[root_dim_[s]] = c;
+            l.fixed[src.root_dim[s]] = c;
     }
+    View v;
+    v.root_ = root_;
+    v.layout_ = finish(std::move(l), *root_);
     return v;
 }
 
-int64_t View::root_coord(std::size_t d, int64_t c) const { return root_coords_[d][c]; }
-
-View::Offsets View::offsets() const {
-    const ir::Shape stride = row_major_strides(root_->shape);
-    Offsets o;
-    o.outside = outside_;
-    std::vector<bool> covered(root_->shape.size(), false);
-    for (std::size_t d = 0; d < shape_.size(); ++d) {
-        covered[root_dim_[d]] = true;
-        std::vector<int64_t> off(shape_[d]);
-        for (int64_t c = 0; c < shape_[d]; ++c) {
-            int64_t rc = root_coords_[d][c];
-            off[c] = rc < 0 ? -1 : rc * stride[root_dim_[d]];
-        }
-        o.dim.push_back(std::move(off));
-    }
-    for (std::size_t r = 0; r < covered.size(); ++r)
-        if (!covered[r])
-            o.base += fixed_[r] * stride[r];
-    return o;
-}
-
 std::vector<int64_t> View::element_offsets() const {
-    const Offsets o = offsets();
+    const Offsets& o = offsets();
     // Row-major order is the product of the per-dimension tables, outermost dimension first.
     std::vector<int64_t> flat{o.outside ? -1 : o.base}, next;
     for (const auto& dim : o.dim) {

@@ -16,22 +16,6 @@ namespace kiln::interp {
 
 class View {
 public:
-    // The whole of `root`.
-    static View whole(std::shared_ptr<HostTensor> root);
-
-    // Piece `index` of the partition `spec` of this view (shape `part` from ir::partition_shape).
-    // An index outside the grid is a Diagnostic at `loc`.
-    Result<View> piece(const ir::PartitionSpec& spec, const ir::PartitionShape& part,
-                       const ir::Shape& index, const Loc& loc) const;
-
-    const ir::Shape& shape() const { return shape_; }
-    ir::DType dtype() const { return root_->dtype; }
-    HostTensor& root() const { return *root_; }
-    bool same_root(const View& o) const { return root_ == o.root_; }
-
-    // Root coordinate of coordinate `c` along view dimension `d` (-1: outside the root).
-    int64_t root_coord(std::size_t d, int64_t c) const;
-
     // Where the elements live in root().data: element (c0, c1, ...) is at
     // base + dim[0][c0] + dim[1][c1] + ..., or nowhere (padding) if any term is -1 or `outside`.
     struct Offsets {
@@ -40,19 +24,42 @@ public:
         std::vector<std::vector<int64_t>> dim;
         bool padded(std::size_t d, int64_t c) const { return dim[d][c] < 0; }
     };
-    Offsets offsets() const;
+
+    // The whole of `root`.
+    static View whole(std::shared_ptr<HostTensor> root);
+
+    // Piece `index` of the partition `spec` of this view (shape `part` from ir::partition_shape).
+    // An index outside the grid is a Diagnostic at `loc`.
+    Result<View> piece(const ir::PartitionSpec& spec, const ir::PartitionShape& part,
+                       const ir::Shape& index, const Loc& loc) const;
+
+    const ir::Shape& shape() const { return layout_->shape; }
+    ir::DType dtype() const { return root_->dtype; }
+    HostTensor& root() const { return *root_; }
+    bool same_root(const View& o) const { return root_ == o.root_; }
+
+    // Root coordinate of coordinate `c` along view dimension `d` (-1: outside the root).
+    int64_t root_coord(std::size_t d, int64_t c) const { return layout_->root_coords[d][c]; }
+    const Offsets& offsets() const { return layout_->offsets; }
     // One offset per element in row-major order, -1 for padding.
     std::vector<int64_t> element_offsets() const;
 
-    int64_t size() const { return element_count(shape_); }
+    int64_t size() const { return element_count(shape()); }
 
 private:
+    // Immutable once built and shared by copies, so passing a view around copies no tables.
+    struct Layout {
+        ir::Shape shape;
+        std::vector<int> root_dim;                     // per view dimension
+        std::vector<std::vector<int64_t>> root_coords; // per view dimension, per coordinate
+        ir::Shape fixed; // root coordinates of the root dimensions no view dimension runs along
+        bool outside = false; // a fixed coordinate lies outside the root: all of it is padding
+        Offsets offsets;      // the same placement as flat offsets into the root's data
+    };
+    static std::shared_ptr<const Layout> finish(Layout l, const HostTensor& root);
+
     std::shared_ptr<HostTensor> root_;
-    ir::Shape shape_;
-    std::vector<int> root_dim_;                      // per view dimension
-    std::vector<std::vector<int64_t>> root_coords_;  // per view dimension, per coordinate
-    ir::Shape fixed_;  // root coordinates of the root dimensions no view dimension runs along
-    bool outside_ = false; // a fixed coordinate lies outside the root: every element is padding
+    std::shared_ptr<const Layout> layout_;
 };
 
 // The elements of `v` in row-major order; padding reads 0.
