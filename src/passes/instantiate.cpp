@@ -24,7 +24,12 @@ struct Context {
     const mapping::Machine &machine;
     Diagnostics &d;
     std::vector<std::string> path; // instances from the root to the node being built
+    std::size_t nodes = 1;
 };
+
+// Far beyond any real kernel; a mapping whose sites fan out level after level could otherwise
+// ask for exponentially many nodes.
+constexpr std::size_t kMaxNodes = 100000;
 
 ir::Memory memory_of(const mapping::Instance &inst, const std::string &tensor) {
     const auto *m = inst.find_mem(tensor);
@@ -238,6 +243,12 @@ private:
             ctx_.d.error(b.loc, "instance " + inst_.name + " dispatches " + b.site +
                                     " back to instance " + target.name + " (" + cycle +
                                     target.name + "); the task tree must be finite");
+            return;
+        }
+        if (++ctx_.nodes > kMaxNodes) {
+            if (ctx_.nodes == kMaxNodes + 1)
+                ctx_.d.error(l.loc, head + "the task tree exceeds " + std::to_string(kMaxNodes) +
+                                        " nodes");
             return;
         }
         TaskNode child = make_node(program, target);
