@@ -161,8 +161,10 @@ __global__ void __launch_bounds__(Cfg::Threads, 1)
             if constexpr (Cfg::ClusterM == 1) {
                 dev::mbarrier::arrive(&empty[stage]);
             } else {
+                dev::mbarrier::arrive(&empty[stage]);
 #pragma unroll
-                for (int c = 0; c < Cfg::ClusterM; ++c) dev::mbarrier::arrive_cluster(&empty[stage], c);
+                for (int c = 1; c < Cfg::ClusterM; ++c)
+                    dev::mbarrier::arrive_cluster(&empty[stage], (rank + c) % Cfg::ClusterM);
             }
         };
 

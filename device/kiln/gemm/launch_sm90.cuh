@@ -3,6 +3,8 @@
 // caller then takes the generic path).
 #pragma once
 #include <algorithm>
+#include <cstdio>
+#include <cstdlib>
 #include <cuda_runtime.h>
 #include "kiln/gemm/kernel_sm90.cuh"
 
@@ -53,11 +55,35 @@ cudaError_t launch(const typename Cfg::Element* a, int64_t lda, int64_t stride_a
         cudaDeviceGetAttribute(&n, cudaDevAttrMultiProcessorCount, dev_id);
         return n;
     }();
-    const int grid = std::min(sms / Cfg::ClusterM, sched.total()) * Cfg::ClusterM;
     auto kernel = gemm_kernel<Cfg, Epi>;
     static const cudaError_t attr = cudaFuncSetAttribute(
         kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, Cfg::SmemBytes);  // once per kernel
     if (attr != cudaSuccess) return attr;
+    // A persistent grid must be co-resident. With clusters, GPCs with an odd number of free SMs
+    // leave SMs unused, so fewer than sms/2 pairs fit: ask the occupancy API, or the extra
+    // clusters would run as a second wave and double the time.
+    static const int max_clusters = [&] {
+        if (Cfg::ClusterM == 1) return sms;
+        cudaLaunchConfig_t q{};
+        q.gridDim = dim3(sms / Cfg::ClusterM * Cfg::ClusterM);
+        q.blockDim = dim3(Cfg::Threads);
+        q.dynamicSmemBytes = Cfg::SmemBytes;
+        cudaLaunchAttribute a[1];
+        a[0].id = cudaLaunchAttributeClusterDimension;
+        a[0].val.clusterDim.x = Cfg::ClusterM;
+        a[0].val.clusterDim.y = 1;
+        a[0].val.clusterDim.z = 1;
+        q.attrs = a;
+        q.numAttrs = 1;
+        int n = 0;
+        if (cudaOccupancyMaxActiveClusters(&n, kernel, &q) != cudaSuccess || n < 1)
+            n = sms / Cfg::ClusterM;
+        return n;
+    }();
+    const int grid = std::min(max_clusters, sched.total()) * Cfg::ClusterM;
+    if (std::getenv("KILN_GEMM_DEBUG"))
+        std::fprintf(stderr, "kiln sm90: BN=%d stages=%d cluster=%d max_clusters=%d grid=%d tiles=%d\n",
+                     Cfg::BN, Cfg::Stages, Cfg::ClusterM, max_clusters, grid, sched.total());
     Problem p{M, N, K, batch};
     cudaLaunchConfig_t cfg{};
     cfg.gridDim = dim3(grid);
