@@ -184,10 +184,10 @@ private:
                 s.name, ScalarSlot::unknown_because(s.name + ", which depends on " + why, s.value));
             return;
         }
-        auto v = env_.value(*s.value);
+        auto v = env_.evaluate(*s.value);
         if (!v) {
-            ctx_.d.error(s.loc, "scalar " + s.name + " in " + where_ + ": " +
-                                    ir::evaluate(*s.value, nullptr).errors()[0].message);
+            ctx_.d.error(s.loc,
+                         "scalar " + s.name + " in " + where_ + ": " + v.errors()[0].message);
             env_.set_scalar(s.name, ScalarSlot::unusable());
             return;
         }

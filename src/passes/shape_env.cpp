@@ -110,10 +110,14 @@ std::optional<int64_t> ShapeEnv::static_int(const ir::Expr &e, const std::string
     return *v;
 }
 
+Result<ir::Value> ShapeEnv::evaluate(const ir::Expr &e) const {
+    return ir::evaluate(e, names(), grids());
+}
+
 std::optional<ir::Value> ShapeEnv::value(const ir::Expr &e) const {
     if (!unknown_reason(e).empty())
         return std::nullopt;
-    auto v = ir::evaluate(e, names(), grids());
+    auto v = evaluate(e);
     return v ? std::optional<ir::Value>(*v) : std::nullopt;
 }
 

@@ -55,6 +55,9 @@ public:
                                       Diagnostics &d) const;
     // The value when every name in `e` has one; otherwise nullopt (no message).
     std::optional<ir::Value> value(const ir::Expr &e) const;
+    // Evaluates `e` when every name in it has a value (see unknown_reason); failures such as a
+    // division by zero come back as diagnostics.
+    Result<ir::Value> evaluate(const ir::Expr &e) const;
     // Why `e` has no static value ("loop variable k"); empty when it has one.
     std::string unknown_reason(const ir::Expr &e) const;
     // The values an integer expression takes over the loop domains; nullopt when undecidable.
