@@ -9,7 +9,7 @@ NVCC=${NVCC:-nvcc}
 FLAGS=(-std=c++20 -O3 -gencode=arch=compute_90a,code=sm_90a -Xcompiler -fPIC -Idevice -Iinclude
        -Xptxas -v)
 pids=()
-TUS=(sm90_bf16_bf16 sm90_bf16_f16 sm90_bf16_f32 sm90_f16_bf16 sm90_f16_f16 sm90_f16_f32 generic gemm)
+TUS=(sm90_bf16_bf16 sm90_bf16_f16 sm90_bf16_f32 sm90_f16_bf16 sm90_f16_f16 sm90_f16_f32 generic special gemm)
 for tu in "${TUS[@]}"; do
     "$NVCC" "${FLAGS[@]}" -c "src/gemm/$tu.cu" -o "$OUT/$tu.o" >"$OUT/$tu.ptxas.log" 2>&1 &
     pids+=($!)

@@ -142,5 +142,54 @@ case_trans(200, 100, 30, "N", "T")  # K % 8 != 0: TMA strides not 16-byte multip
 case_trans(130, 250, 96, "N", "N", in_dt=torch.float32)
 case_trans(64, 80, 48, "T", "T", in_dt=torch.float16)
 case_errors()
+
+
+def case_special():
+    # diagonal A (layout + predicate), ragged size
+    for n, N in ((1000, 700), (256, 512)):
+        d = torch.randn(n, device=dev).bfloat16()
+        b = torch.randn(n, N, device=dev).bfloat16()
+        out = torch.full((n, N), float("nan"), device=dev)
+        st = kg.diag_a(d, b, out)
+        torch.cuda.synchronize()
+        report(f"diagonal A {n}x{N} bf16->f32", rel(out, d.double()[:, None] * b.double()), 1e-6,
+               st, "generic")
+    # complex (interleaved) and dual numbers
+    a = torch.randn(150, 70, device=dev, dtype=torch.complex64)
+    b = torch.randn(70, 90, device=dev, dtype=torch.complex64)
+    out = torch.full((150, 90), float("nan"), device=dev, dtype=torch.complex64)
+    st = kg.cgemm(a, b, out)
+    torch.cuda.synchronize()
+    ref = a.to(torch.complex128) @ b.to(torch.complex128)
+    report("complex 150x90x70 c64", ((out.to(torch.complex128) - ref).abs().norm() / ref.abs().norm()).item(),
+           1e-5, st, "generic")
+    a = torch.randn(130, 40, 2, device=dev)
+    b = torch.randn(40, 60, 2, device=dev)
+    out = torch.full((130, 60, 2), float("nan"), device=dev)
+    st = kg.dual_gemm(a, b, out)
+    torch.cuda.synchronize()
+    av, ae, bv, be = a[..., 0].double(), a[..., 1].double(), b[..., 0].double(), b[..., 1].double()
+    ref = torch.stack([av @ bv, av @ be + ae @ bv], -1)
+    report("dual numbers 130x60x40", rel(out, ref), 1e-5, st, "generic")
+    # GETT: abc = bda * dc (the paper's TCCG benchmark shape, scaled down) and a 3-mode case
+    ext = dict(a=24, b=16, c=72, d=40)
+    A = torch.randn(ext["b"], ext["d"], ext["a"], device=dev).bfloat16()
+    B = torch.randn(ext["d"], ext["c"], device=dev).bfloat16()
+    D = torch.full((ext["a"], ext["b"], ext["c"]), float("nan"), device=dev)
+    st = kg.contract("abc = bda * dc", ext, A, B, D)
+    torch.cuda.synchronize()
+    report("contract abc = bda * dc", rel(D, torch.einsum("bda,dc->abc", A.double(), B.double())),
+           1e-5, st, "generic")
+    ext = dict(a=6, b=10, c=7, d=9, e=5, f=4)
+    A = torch.randn(ext["e"], ext["a"], ext["f"], ext["b"], device=dev)
+    B = torch.randn(ext["f"], ext["c"], ext["e"], ext["d"], device=dev)
+    D = torch.full((ext["a"], ext["d"], ext["b"], ext["c"]), float("nan"), device=dev)
+    st = kg.contract("adbc = eafb * fced", ext, A, B, D)
+    torch.cuda.synchronize()
+    report("contract adbc = eafb * fced (f32)",
+           rel(D, torch.einsum("eafb,fced->adbc", A.double(), B.double())), 1e-5, st, "generic")
+
+
+case_special()
 print(f"gemm_check: {fails} failure(s)")
 sys.exit(1 if fails else 0)

@@ -55,3 +55,45 @@ def linear(a, w, out, alpha=1.0, beta=0.0, act=None, bias=None, bias_mode="col",
     return gemm_raw("N", "T", M, N, K, alpha, a, a.stride(0), w, w.stride(0), beta, out,
                     out.stride(0), act, bias, bias_mode if bias is not None else None,
                     path=path)
+
+
+def _special(kind, ta, tb, M, N, K, a, lda, b, ldb, c, ldc, a_dtype):
+    f = lib().kiln_gemm_special
+    i, i64, p = ctypes.c_int, ctypes.c_int64, ctypes.c_void_p
+    f.argtypes = [i, i, i, i, i, i, p, i64, p, i64, p, i64, i, i, p]
+    f.restype = i
+    st = f(kind, int(ta == "T"), int(tb == "T"), M, N, K, a.data_ptr(), lda, b.data_ptr(), ldb,
+           c.data_ptr(), ldc, DT[a_dtype], DT[c.dtype], torch.cuda.current_stream().cuda_stream)
+    return STATUS[st]
+
+
+def diag_a(d, b, out):
+    """out(n x N) = diag(d) @ b(n x N)."""
+    n, N = b.shape
+    return _special(0, "N", "N", n, N, n, d, 1, b, b.stride(0), out, out.stride(0), d.dtype)
+
+
+def cgemm(a, b, out):
+    """complex64 out = a @ b (row-major, contiguous)."""
+    M, K = a.shape
+    N = b.shape[1]
+    return _special(1, "N", "N", M, N, K, torch.view_as_real(a), K, torch.view_as_real(b), N,
+                    torch.view_as_real(out), N, torch.float32)
+
+
+def dual_gemm(a, b, out):
+    """Dual numbers as (..., 2) float32 tensors (value, derivative): out = a @ b."""
+    M, K = a.shape[:2]
+    N = b.shape[1]
+    return _special(2, "N", "N", M, N, K, a, K, b, N, out, N, torch.float32)
+
+
+def contract(spec, extents, a, b, out):
+    f = lib().kiln_contract
+    p = ctypes.c_void_p
+    f.argtypes = [ctypes.c_char_p, p, p, p, p, ctypes.c_int, ctypes.c_int, p]
+    f.restype = ctypes.c_int
+    ext = (ctypes.c_int * 26)(*[extents.get(chr(ord("a") + i), 1) for i in range(26)])
+    st = f(spec.encode(), ctypes.cast(ext, p), a.data_ptr(), b.data_ptr(), out.data_ptr(),
+           DT[a.dtype], DT[out.dtype], torch.cuda.current_stream().cuda_stream)
+    return STATUS[st]

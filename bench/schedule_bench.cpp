@@ -12,7 +12,7 @@
 
 using namespace kiln::schedule;
 
-int main(int argc, char** argv) {
+int main(int argc, char **argv) {
     std::vector<std::string> files;
     std::string which = "both";
     for (int i = 1; i < argc; ++i) {
@@ -23,7 +23,7 @@ int main(int argc, char** argv) {
             files.push_back(a);
     }
     if (files.empty()) {
-        for (const auto& e : std::filesystem::directory_iterator(KILN_SCHEDULE_GRAPHS_DIR))
+        for (const auto &e : std::filesystem::directory_iterator(KILN_SCHEDULE_GRAPHS_DIR))
             if (e.path().extension() == ".json")
                 files.push_back(e.path().string());
         std::sort(files.begin(), files.end());
@@ -37,7 +37,7 @@ int main(int argc, char** argv) {
                "encoding", "MII", "II", "L", "queries", "norm s", "ilp s", "smt s", "total s",
                "result");
     int failures = 0;
-    for (const auto& f : files) {
+    for (const auto &f : files) {
         auto g = load_loop_graph(f);
         if (!g) {
             fmt::print("{}\n", g.error());
@@ -55,7 +55,7 @@ int main(int argc, char** argv) {
             so.joint.encoding = enc;
             auto r = find_schedule(*g, *m, so);
             std::string name = std::filesystem::path(f).stem().string();
-            const char* e = enc == Encoding::lia ? "lia" : "boolean";
+            const char *e = enc == Encoding::lia ? "lia" : "boolean";
             if (!r) {
                 bool expected_unsat = name.rfind("unsat", 0) == 0;
                 fmt::print("{:<28} {:<8} {}\n", name, e,
@@ -63,7 +63,7 @@ int main(int argc, char** argv) {
                 failures += expected_unsat ? 0 : 1;
                 continue;
             }
-            const Schedule& s = r->schedule;
+            const Schedule &s = r->schedule;
             fmt::print("{:<28} {:<8} {:>4} {:>4} {:>4} {:>7} {:>9.3f} {:>9.3f} {:>9.3f} {:>9.3f}  "
                        "{}\n",
                        name, e, s.mii.mii(), s.ii, s.length, s.attempts.size(), s.normalize_s,

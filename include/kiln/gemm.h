@@ -61,3 +61,31 @@ Status gemmEx(Op transA, Op transB, int M, int N, int K, float alpha, const void
 const char* status_string(Status s);
 
 }  // namespace kiln::gemm
+
+namespace kiln::gemm {
+
+/// C(n x N) = diag(d) * B(n x N): A is diagonal, stored as its diagonal d (length n, a_type).
+/// B row-major (ldb >= N), C row-major (ldc >= N). Uses the Diagonal layout and the DiagonalA
+/// predicate (k-slices off the diagonal are skipped: O(n*N) work instead of O(n*n*N)).
+Status gemm_diagonal_a(int n, int N, const void* d, const void* B, int64_t ldb, void* C,
+                       int64_t ldc, const Options& options = {});
+
+/// Complex GEMM, fp32 parts interleaved (std::complex<float> / cuComplex / torch.complex64):
+/// C = op(A) * op(B), row-major like gemmEx (Op::T is a plain transpose, no conjugate).
+Status cgemm(Op transA, Op transB, int M, int N, int K, const void* A, int64_t lda,
+             const void* B, int64_t ldb, void* C, int64_t ldc, const Options& options = {});
+
+/// Dual-number GEMM (a + b*eps, eps^2 = 0), fp32 parts interleaved: forward-mode derivative of
+/// a matrix product in one pass. Same conventions as cgemm.
+Status dual_gemm(Op transA, Op transB, int M, int N, int K, const void* A, int64_t lda,
+                 const void* B, int64_t ldb, void* C, int64_t ldc, const Options& options = {});
+
+/// GETT tensor contraction D = A * B in Einstein notation, e.g. "abc = bda * dc": every mode
+/// of D appears in exactly one of A, B; contracted modes appear in A and B only. Tensors are
+/// dense row-major in the order their modes are written; `extent(mode)` gives sizes through
+/// `extents` ('a' -> extents[0], ..., 'z' -> extents[25]). Up to 3 modes per group (free-A,
+/// free-B, contracted). dtype: options.a_type for A and B, options.c_type for D.
+Status contract(const char* spec, const int* extents, const void* A, const void* B, void* D,
+                const Options& options = {});
+
+}  // namespace kiln::gemm

@@ -1,0 +1,205 @@
+// The GemmKernels §5 variants on the generic kernel: diagonal operands (layout + predicate),
+// complex and dual numbers (value types + interleaved layouts), GETT (tensor layouts).
+#include <cstring>
+#include <string>
+#include <cuda_bf16.h>
+#include <cuda_fp16.h>
+#include <cuda_runtime.h>
+#include "kiln/gemm.h"
+#include "kiln/gemm/kernel_generic.cuh"
+
+namespace kiln::gemm {
+namespace {
+
+Status launched() { return cudaGetLastError() == cudaSuccess ? Status::Success : Status::CudaError; }
+
+template <class In, class Out>
+Status diag_typed(int n, int N, const void* d, const void* B, int64_t ldb, void* C, int64_t ldc,
+                  const Options& o) {
+    layout::Diagonal<In> la{static_cast<const In*>(d), n, o.stride_a};
+    layout::Strided<In> lb{static_cast<const In*>(B), n, N, ldb, 1, o.stride_b};
+    generic::StridedOut<Out> out{static_cast<Out*>(C), ldc, 1, o.stride_c};
+    generic::gemm_kernel<<<generic::grid(n, N, o.batch), generic::Threads, 0,
+                           static_cast<cudaStream_t>(o.stream)>>>(
+        la, lb, transform::Identity{}, transform::Identity{}, generic::FpuOp{},
+        predicate::DiagonalA{}, EpilogueCopy{}, out, n, N, n);
+    return launched();
+}
+
+template <class V, template <class> class L>
+Status complex_like(Op ta, Op tb, int M, int N, int K, const void* A, int64_t lda, const void* B,
+                    int64_t ldb, void* C, int64_t ldc, const Options& o) {
+    if (M < 0 || N < 0 || K < 0 || o.batch < 1 || !A || !B || !C) return Status::InvalidValue;
+    if (lda < (ta == Op::N ? K : M) || ldb < (tb == Op::N ? N : K) || ldc < N)
+        return Status::BadLeadingDimension;
+    if (o.a_type != DataType::F32 || o.c_type != DataType::F32) return Status::UnsupportedDataType;
+    L<float> la{static_cast<const float*>(A), M, K, ta == Op::N ? lda : 1, ta == Op::N ? 1 : lda,
+                o.stride_a};
+    L<float> lb{static_cast<const float*>(B), K, N, tb == Op::N ? ldb : 1, tb == Op::N ? 1 : ldb,
+                o.stride_b};
+    generic::InterleavedOut<V> out{static_cast<float*>(C), ldc, 1, o.stride_c};
+    generic::gemm_kernel<<<generic::grid(M, N, o.batch), generic::Threads, 0,
+                           static_cast<cudaStream_t>(o.stream)>>>(
+        la, lb, transform::Identity{}, transform::Identity{}, generic::FpuOp{},
+        predicate::Always{}, EpilogueCopy{}, out, M, N, K);
+    return launched();
+}
+
+/// Output store through a GETT tensor view (rows = free-A modes, cols = free-B modes).
+template <class T>
+struct TensorOut {
+    layout::Tensor<T> view;
+    __device__ void store(int, int r, int c, float v) const {
+        const_cast<T*>(view.p)[view.offset(r, c)] = from_float<T>(v);
+    }
+};
+
+struct Group {
+    int sizes[3] = {1, 1, 1};
+    int64_t strides[3] = {0, 0, 0};
+    int n = 0;
+    int extent = 1;
+};
+
+// Adds `mode` of tensor `t` (row-major over its modes, with extents) to group g.
+bool add_mode(Group& g, const std::string& t, char mode, const int* ext) {
+    if (g.n == 3) return false;
+    int64_t stride = 1;
+    for (size_t i = t.find(mode) + 1; i < t.size(); ++i) stride *= ext[t[i] - 'a'];
+    // first mode of a group varies fastest: keep the tensor's own order, innermost first
+    g.sizes[g.n] = ext[mode - 'a'];
+    g.strides[g.n] = stride;
+    g.extent *= ext[mode - 'a'];
+    ++g.n;
+    return true;
+}
+
+template <class In, class Out>
+Status contract_typed(const std::string& d, const std::string& a, const std::string& b,
+                      const int* ext, const void* A, const void* B, void* D, const Options& o) {
+    // Groups: M = modes of D from A, N = modes of D from B, K = modes of A and B not in D.
+    // Modes are taken innermost-first (reverse order in the tensor) so the fastest-varying
+    // index of each group is contiguous where possible.
+    Group am, ak, bk, bn, dm, dn;
+    for (int i = int(d.size()) - 1; i >= 0; --i) {
+        char m = d[i];
+        bool in_a = a.find(m) != std::string::npos, in_b = b.find(m) != std::string::npos;
+        if (in_a == in_b) return Status::InvalidValue;
+        if (in_a && !(add_mode(am, a, m, ext) && add_mode(dm, d, m, ext))) return Status::InvalidValue;
+        if (in_b && !(add_mode(bn, b, m, ext) && add_mode(dn, d, m, ext))) return Status::InvalidValue;
+    }
+    for (int i = int(a.size()) - 1; i >= 0; --i) {
+        char m = a[i];
+        if (d.find(m) != std::string::npos) continue;
+        if (b.find(m) == std::string::npos) return Status::InvalidValue;  // no lone reductions
+        if (!(add_mode(ak, a, m, ext) && add_mode(bk, b, m, ext))) return Status::InvalidValue;
+    }
+    const int M = am.extent, N = bn.extent, K = ak.extent;
+    auto view = [](const void* p, const Group& r, const Group& c, int rows, int cols) {
+        layout::Tensor<In> t{static_cast<const In*>(p), rows, cols, {}, {}, {}, {}};
+        for (int i = 0; i < 3; ++i) {
+            t.row_sizes[i] = r.sizes[i], t.row_strides[i] = r.strides[i];
+            t.col_sizes[i] = c.sizes[i], t.col_strides[i] = c.strides[i];
+        }
+        return t;
+    };
+    layout::Tensor<In> la = view(A, am, ak, M, K);
+    layout::Tensor<In> lb = view(B, bk, bn, K, N);
+    layout::Tensor<Out> ld{static_cast<const Out*>(D), M, N, {}, {}, {}, {}};
+    for (int i = 0; i < 3; ++i) {
+        ld.row_sizes[i] = dm.sizes[i], ld.row_strides[i] = dm.strides[i];
+        ld.col_sizes[i] = dn.sizes[i], ld.col_strides[i] = dn.strides[i];
+    }
+    generic::gemm_kernel<<<generic::grid(M, N, 1), generic::Threads, 0,
+                           static_cast<cudaStream_t>(o.stream)>>>(
+        la, lb, transform::Identity{}, transform::Identity{}, generic::FpuOp{},
+        predicate::Always{}, EpilogueCopy{}, TensorOut<Out>{ld}, M, N, K);
+    return launched();
+}
+
+template <class In>
+Status contract_in(const std::string& d, const std::string& a, const std::string& b,
+                   const int* ext, const void* A, const void* B, void* D, const Options& o) {
+    switch (o.c_type) {
+    case DataType::BF16: return contract_typed<In, __nv_bfloat16>(d, a, b, ext, A, B, D, o);
+    case DataType::F16: return contract_typed<In, __half>(d, a, b, ext, A, B, D, o);
+    case DataType::F32: return contract_typed<In, float>(d, a, b, ext, A, B, D, o);
+    default: return Status::UnsupportedDataType;
+    }
+}
+
+}  // namespace
+
+Status gemm_diagonal_a(int n, int N, const void* d, const void* B, int64_t ldb, void* C,
+                       int64_t ldc, const Options& o) {
+    if (n < 0 || N < 0 || o.batch < 1 || !d || !B || !C) return Status::InvalidValue;
+    if (ldb < N || ldc < N) return Status::BadLeadingDimension;
+    if (o.a_type != o.b_type) return Status::UnsupportedDataType;
+#define KILN_DIAG(IN, OUT) return diag_typed<IN, OUT>(n, N, d, B, ldb, C, ldc, o)
+    if (o.a_type == DataType::BF16 && o.c_type == DataType::BF16) KILN_DIAG(__nv_bfloat16, __nv_bfloat16);
+    if (o.a_type == DataType::BF16 && o.c_type == DataType::F32) KILN_DIAG(__nv_bfloat16, float);
+    if (o.a_type == DataType::F16 && o.c_type == DataType::F16) KILN_DIAG(__half, __half);
+    if (o.a_type == DataType::F32 && o.c_type == DataType::F32) KILN_DIAG(float, float);
+#undef KILN_DIAG
+    return Status::UnsupportedDataType;
+}
+
+Status cgemm(Op ta, Op tb, int M, int N, int K, const void* A, int64_t lda, const void* B,
+             int64_t ldb, void* C, int64_t ldc, const Options& o) {
+    return complex_like<Complex<float>, layout::InterleavedComplex>(ta, tb, M, N, K, A, lda, B,
+                                                                   ldb, C, ldc, o);
+}
+
+Status dual_gemm(Op ta, Op tb, int M, int N, int K, const void* A, int64_t lda, const void* B,
+                 int64_t ldb, void* C, int64_t ldc, const Options& o) {
+    return complex_like<Dual<float>, layout::InterleavedDual>(ta, tb, M, N, K, A, lda, B, ldb,
+                                                             C, ldc, o);
+}
+
+Status contract(const char* spec, const int* extents, const void* A, const void* B, void* D,
+                const Options& o) {
+    if (!spec || !extents || !A || !B || !D) return Status::InvalidValue;
+    std::string s;
+    for (const char* c = spec; *c; ++c)
+        if (*c != ' ') s += *c;
+    size_t eq = s.find('='), star = s.find('*');
+    if (eq == std::string::npos || star == std::string::npos || star < eq) return Status::InvalidValue;
+    std::string d = s.substr(0, eq), a = s.substr(eq + 1, star - eq - 1), b = s.substr(star + 1);
+    for (const std::string* t : {&d, &a, &b})
+        for (char c : *t)
+            if (c < 'a' || c > 'z') return Status::InvalidValue;
+    if (o.a_type != o.b_type) return Status::UnsupportedDataType;
+    switch (o.a_type) {
+    case DataType::BF16: return contract_in<__nv_bfloat16>(d, a, b, extents, A, B, D, o);
+    case DataType::F16: return contract_in<__half>(d, a, b, extents, A, B, D, o);
+    case DataType::F32: return contract_in<float>(d, a, b, extents, A, B, D, o);
+    default: return Status::UnsupportedDataType;
+    }
+}
+
+}  // namespace kiln::gemm
+
+// C entry points (ctypes). kind: 0 = diagonal A, 1 = complex, 2 = dual.
+extern "C" int kiln_gemm_special(int kind, int ta, int tb, int M, int N, int K, const void* A,
+                                 int64_t lda, const void* B, int64_t ldb, void* C, int64_t ldc,
+                                 int a_type, int c_type, void* stream) {
+    using namespace kiln::gemm;
+    Options o;
+    o.a_type = o.b_type = static_cast<DataType>(a_type);
+    o.c_type = static_cast<DataType>(c_type);
+    o.stream = stream;
+    Status s = kind == 0 ? gemm_diagonal_a(M, N, A, B, ldb, C, ldc, o)
+             : kind == 1 ? cgemm(static_cast<Op>(ta), static_cast<Op>(tb), M, N, K, A, lda, B, ldb, C, ldc, o)
+                         : dual_gemm(static_cast<Op>(ta), static_cast<Op>(tb), M, N, K, A, lda, B, ldb, C, ldc, o);
+    return static_cast<int>(s);
+}
+
+extern "C" int kiln_contract(const char* spec, const int* extents, const void* A, const void* B,
+                             void* D, int a_type, int c_type, void* stream) {
+    using namespace kiln::gemm;
+    Options o;
+    o.a_type = o.b_type = static_cast<DataType>(a_type);
+    o.c_type = static_cast<DataType>(c_type);
+    o.stream = stream;
+    return static_cast<int>(contract(spec, extents, A, B, D, o));
+}
