@@ -57,6 +57,7 @@ TaskNode make_node(const ir::Program &program, const mapping::Instance &inst) {
 struct Resolved {
     TensorArg arg; // dtype, shape and source; the caller fills in the callee's side
     ir::Memory parent_memory = ir::Memory::Global;
+    std::size_t depth = 0; // of the parent's tensor (TensorSlot::depth)
     const PartitionInfo *partition = nullptr;
 };
 
@@ -85,7 +86,7 @@ private:
                                              : ScalarSlot::unknown_because(why));
         }
         for (auto &t : node_.tensors)
-            env_.set_tensor(t.param, TensorSlot{t.dtype, t.shape, t.memory});
+            env_.set_tensor(t.param, TensorSlot{t.dtype, t.shape, t.memory, 0});
     }
 
     void walk(const std::vector<ir::Stmt> &body) {
@@ -122,7 +123,7 @@ private:
                 return;
             c.shape.push_back(*v);
         }
-        env_.set_tensor(c.name, TensorSlot{c.dtype, c.shape, c.memory});
+        env_.set_tensor(c.name, TensorSlot{c.dtype, c.shape, c.memory, loops_.size()});
         node_.created.push_back(std::move(c));
     }
 
@@ -305,6 +306,7 @@ private:
             r.arg.shape = t->shape;
             r.arg.source = ArgSource{ref.name, "", {}};
             r.parent_memory = t->memory;
+            r.depth = t->depth;
             return r;
         }
         const PartitionInfo *p = env_.partition(ref.name);
@@ -316,6 +318,7 @@ private:
         r.arg.shape = p->shape.piece;
         r.arg.source = ArgSource{p->source, p->name, ref.indices};
         r.parent_memory = t->memory;
+        r.depth = t->depth;
         r.partition = p;
         return r;
     }
@@ -339,15 +342,19 @@ private:
     }
 
     // Parallel iterations that write must write different elements (reductions may share).
+    // Only the pranges opened after the tensor was declared share it between iterations.
     void check_aliasing(const TensorArg &a, const Resolved &r, const ir::TensorRef &ref,
                         const std::string &head) {
         if (!ir::privilege_writes(a.privilege))
             return;
+        std::vector<const LoopFrame *> sharing;
         int64_t iterations = 1;
-        for (const auto &f : loops_)
-            if (f.parallel)
-                for (auto e : f.extents)
+        for (std::size_t l = r.depth; l < loops_.size(); ++l)
+            if (loops_[l].parallel) {
+                sharing.push_back(&loops_[l]);
+                for (auto e : loops_[l].extents)
                     iterations *= e;
+            }
         if (iterations <= 1)
             return;
         std::string gets = "parameter " + a.param + " (" + std::string(ir::spelling(a.privilege)) +
@@ -363,18 +370,15 @@ private:
                                       partition_text(*r.partition) + " overlap" + rule);
             return;
         }
-        for (const auto &f : loops_) {
-            if (!f.parallel)
-                continue;
-            for (std::size_t i = 0; i < f.vars.size(); ++i) {
+        for (const LoopFrame *f : sharing)
+            for (std::size_t i = 0; i < f->vars.size(); ++i) {
                 bool indexed = std::any_of(ref.indices.begin(), ref.indices.end(), [&](auto &e) {
-                    return e->kind == ir::ExprKind::Name && e->name == f.vars[i];
+                    return e->kind == ir::ExprKind::Name && e->name == f->vars[i];
                 });
-                if (f.extents[i] > 1 && !indexed)
+                if (f->extents[i] > 1 && !indexed)
                     ctx_.d.error(ref.loc, head + gets + ", which does not vary with prange " +
-                                              "variable " + f.vars[i] + rule);
+                                              "variable " + f->vars[i] + rule);
             }
-        }
     }
 
     // NONE: never materialized at this level, only in pieces below.

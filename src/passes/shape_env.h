@@ -31,6 +31,9 @@ struct TensorSlot {
     ir::DType dtype = ir::DType::F32;
     ir::Shape shape;
     ir::Memory memory = ir::Memory::Global;
+    // Loops open where the tensor was declared (0 for parameters): a tensor created inside a
+    // loop body is a fresh tensor in every iteration of the loops around its declaration.
+    std::size_t depth = 0;
 };
 
 struct Range {

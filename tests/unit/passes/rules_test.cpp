@@ -98,6 +98,41 @@ mapping {
     EXPECT_EQ(tree->root.children.at(0).find_tensor("r")->shape, (ir::Shape{64}));
 }
 
+// A tensor created inside a prange body is a fresh tensor in every iteration: writing all of it
+// does not alias.
+TEST(AcceptedPrograms, TensorsCreatedInAPrangeBodyArePerIteration) {
+    auto tree = instantiate_text(R"(
+program staged
+sizes M = 256, N = 64
+task rows(D: write f32[M, N], S: read f32[M, N])
+variant host of rows inner {
+  let Dp = blocks(D, [64, N])
+  let Sp = blocks(S, [64, N])
+  prange i in [Dp.grid[0]] {
+    let T = tensor f32[64, N]
+    launch rows(T, Sp[i, 0])
+    launch rows(Dp[i, 0], T)
+  }
+}
+variant leaf of rows leaf {
+  copy(D, S)
+}
+mapping {
+  instance h : host @ HOST {
+    mem D = GLOBAL, S = GLOBAL, T = GLOBAL
+    dispatch rows -> b
+  }
+  instance b : leaf @ BLOCK {
+    mem D = GLOBAL, S = GLOBAL
+  }
+  entry h
+}
+)");
+    ASSERT_TRUE(tree.ok()) << tree.error_text();
+    EXPECT_EQ(tree->root.find_created("T")->shape, (ir::Shape{64, 64}));
+    EXPECT_EQ(tree->root.children.size(), 2u);
+}
+
 // A write-only parameter may be read back once the leaf has written it.
 TEST(AcceptedPrograms, LeafReadsWhatItWrote) {
     auto tree = instantiate_text(R"(
