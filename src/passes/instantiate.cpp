@@ -264,6 +264,7 @@ private:
             if (!param.is_tensor) {
                 child.scalars.push_back(
                     ScalarArg{param.name, param.dtype, v.scalar, env_.value(*v.scalar)});
+                check_integer(param, child.scalars.back(), head);
                 shapes.push_back({});
                 continue;
             }
@@ -294,6 +295,14 @@ private:
         NodeBuilder(ctx_, child).run();
         ctx_.path.pop_back();
         node_.children.push_back(std::move(child));
+    }
+
+    // A float argument where an i32 parameter expects an integer (when its value is known).
+    void check_integer(const ir::Param &param, const ScalarArg &s, const std::string &head) {
+        if (param.dtype == ir::DType::I32 && s.value && !s.value->is_int)
+            ctx_.d.error(s.expr->loc, head + "scalar parameter " + param.name +
+                                          " is i32 but gets " + ir::to_string(s.expr) + " = " +
+                                          ir::to_string(*ir::float_lit(s.value->f)));
     }
 
     std::optional<Resolved> resolve(const ir::TensorRef &ref, const std::string &head) {
