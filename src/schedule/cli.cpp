@@ -28,20 +28,20 @@ struct CliOptions {
     bool no_normalize = false;
 };
 
-bool write_file(const std::string& path, const std::string& text) {
+bool write_file(const std::string &path, const std::string &text) {
     std::ofstream out(path);
     out << text;
     return static_cast<bool>(out);
 }
 
-int run(const CliOptions& o) {
+int run(const CliOptions &o) {
     auto graph = load_loop_graph(o.graph);
     if (!graph) {
         std::cerr << "error: " << graph.error() << "\n";
         return 1;
     }
-    auto machine = o.machine.empty() ? machine_for(*graph, o.graph)
-                                     : machine_by_name_or_path(o.machine);
+    auto machine =
+        o.machine.empty() ? machine_for(*graph, o.graph) : machine_by_name_or_path(o.machine);
     if (!machine) {
         std::cerr << "error: " << machine.error() << "\n";
         return 1;
@@ -56,7 +56,7 @@ int run(const CliOptions& o) {
     so.cost_budget = o.cost_budget;
     so.normalize = !o.no_normalize;
     if (o.verbose)
-        so.log = [](const std::string& line) { std::cerr << "[schedule] " << line << "\n"; };
+        so.log = [](const std::string &line) { std::cerr << "[schedule] " << line << "\n"; };
     if (graph->name.empty())
         graph->name = o.graph;
     auto result = find_schedule(*graph, *machine, so);
@@ -64,7 +64,7 @@ int run(const CliOptions& o) {
         std::cerr << "error: " << result.error() << "\n";
         return 2;
     }
-    const auto& r = *result;
+    const auto &r = *result;
     std::cout << render_text(r.normalized, r.schedule) << "\n"
               << render_ascii(r.normalized, r.schedule);
     if (!o.json.empty() && !write_file(o.json, to_json(r.schedule).dump(2) + "\n")) {
@@ -80,9 +80,9 @@ int run(const CliOptions& o) {
 
 } // namespace
 
-void register_cli(CLI::App& app) {
+void register_cli(CLI::App &app) {
     auto opts = std::make_shared<CliOptions>();
-    CLI::App* sub = app.add_subcommand(
+    CLI::App *sub = app.add_subcommand(
         "schedule", "Optimal software pipelining + warp specialization of a loop graph (Twill)");
     sub->add_option("graph", opts->graph, "loop dependence graph (JSON, see docs/scheduler.md)")
         ->required();

@@ -7,6 +7,6 @@ class App;
 
 namespace kiln::schedule {
 
-void register_cli(CLI::App& app);
+void register_cli(CLI::App &app);
 
 } // namespace kiln::schedule

@@ -18,14 +18,14 @@ public:
 
     bool ok() const { return v_.index() == 0; }
     explicit operator bool() const { return ok(); }
-    const T& value() const& { return std::get<0>(v_); }
-    T& value() & { return std::get<0>(v_); }
-    T&& value() && { return std::get<0>(std::move(v_)); }
-    const T& operator*() const& { return value(); }
-    T& operator*() & { return value(); }
-    const T* operator->() const { return &value(); }
-    T* operator->() { return &value(); }
-    const std::string& error() const { return std::get<1>(v_).message; }
+    const T &value() const & { return std::get<0>(v_); }
+    T &value() & { return std::get<0>(v_); }
+    T &&value() && { return std::get<0>(std::move(v_)); }
+    const T &operator*() const & { return value(); }
+    T &operator*() & { return value(); }
+    const T *operator->() const { return &value(); }
+    T *operator->() { return &value(); }
+    const std::string &error() const { return std::get<1>(v_).message; }
 
 private:
     std::variant<T, Error> v_;

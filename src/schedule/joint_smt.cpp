@@ -9,15 +9,22 @@
 
 namespace kiln::schedule {
 
-const char* family_name(Family f) {
+const char *family_name(Family f) {
     switch (f) {
-    case Family::dependence: return "dependence";
-    case Family::capacity: return "functional-unit capacity";
-    case Family::memory: return "memory capacity";
-    case Family::registers: return "per-warp register limit";
-    case Family::variable_latency: return "variable-latency warp";
-    case Family::cross_warp: return "cross-warp transfer delay";
-    case Family::concurrency: return "blocking-synchronization concurrency";
+    case Family::dependence:
+        return "dependence";
+    case Family::capacity:
+        return "functional-unit capacity";
+    case Family::memory:
+        return "memory capacity";
+    case Family::registers:
+        return "per-warp register limit";
+    case Family::variable_latency:
+        return "variable-latency warp";
+    case Family::cross_warp:
+        return "cross-warp transfer delay";
+    case Family::concurrency:
+        return "blocking-synchronization concurrency";
     }
     return "?";
 }
@@ -27,29 +34,31 @@ std::vector<Family> all_families() {
             Family::variable_latency, Family::cross_warp, Family::concurrency};
 }
 
-int warps_used_by(const Machine& m, const JointOptions& opts) {
+int warps_used_by(const Machine &m, const JointOptions &opts) {
     return opts.warp_specialize ? m.warps : 1;
 }
 
-bool has_variable_latency_warp(const LoopGraph& g, const Machine& m, const JointOptions& opts) {
+bool has_variable_latency_warp(const LoopGraph &g, const Machine &m, const JointOptions &opts) {
     if (!opts.warp_specialize || !m.variable_latency_warp)
         return false;
-    return std::any_of(g.ops.begin(), g.ops.end(), [](const Op& o) { return o.variable_latency; });
+    return std::any_of(g.ops.begin(), g.ops.end(), [](const Op &o) { return o.variable_latency; });
 }
 
 namespace {
 
-int64_t mod(int64_t a, int64_t b) { return ((a % b) + b) % b; }
+int64_t mod(int64_t a, int64_t b) {
+    return ((a % b) + b) % b;
+}
 
 class Builder {
 public:
-    Builder(z3::context& c, const LoopGraph& g, const Machine& m, int64_t ii, int64_t len,
-            const JointOptions& o)
+    Builder(z3::context &c, const LoopGraph &g, const Machine &m, int64_t ii, int64_t len,
+            const JointOptions &o)
         : c_(c), g_(g), m_(m), ii_(ii), len_(len), opt_(o), n_(static_cast<int>(g.ops.size())),
           hard_(c) {
         warps_ = warps_used_by(m, o);
         vl_warp_ = has_variable_latency_warp(g, m, o);
-        for (const auto& op : g.ops)
+        for (const auto &op : g.ops)
             last_.push_back(len - op.cycles());
     }
 
@@ -68,25 +77,25 @@ public:
     }
 
     z3::solver make_solver() {
-        z3::solver s = opt_.encoding == Encoding::boolean ? z3::solver(c_, "QF_FD")
-                                                          : z3::solver(c_, "QF_LIA");
+        z3::solver s =
+            opt_.encoding == Encoding::boolean ? z3::solver(c_, "QF_FD") : z3::solver(c_, "QF_LIA");
         z3::params p(c_);
         p.set("random_seed", 0u);
         if (opt_.time_limit_s > 0)
             p.set("timeout", static_cast<unsigned>(opt_.time_limit_s * 1000));
         s.set(p);
-        for (const auto& h : hard_)
+        for (const auto &h : hard_)
             s.add(h);
-        for (auto& [fam, list] : tracked_) {
+        for (auto &[fam, list] : tracked_) {
             z3::expr lit = c_.bool_const(fmt::format("family_{}", static_cast<int>(fam)).c_str());
             literal_.emplace(fam, lit);
-            for (const auto& e : list)
+            for (const auto &e : list)
                 s.add(z3::implies(lit, e));
         }
         return s;
     }
 
-    z3::expr_vector assumptions(const std::vector<Family>& on) const {
+    z3::expr_vector assumptions(const std::vector<Family> &on) const {
         z3::expr_vector v(c_);
         for (Family f : on)
             if (auto it = literal_.find(f); it != literal_.end())
@@ -96,19 +105,19 @@ public:
 
     std::vector<Family> families_present() const {
         std::vector<Family> out;
-        for (const auto& [fam, list] : tracked_)
+        for (const auto &[fam, list] : tracked_)
             out.push_back(fam);
         return out;
     }
 
-    Family family_of(const z3::expr& lit) const {
-        for (const auto& [fam, l] : literal_)
+    Family family_of(const z3::expr &lit) const {
+        for (const auto &[fam, l] : literal_)
             if (z3::eq(l, lit))
                 return fam;
         return Family::dependence;
     }
 
-    void extract(const z3::model& mdl, JointResult& out) const {
+    void extract(const z3::model &mdl, JointResult &out) const {
         out.start.assign(n_, 0);
         out.warps.assign(n_, {});
         for (int v = 0; v < n_; ++v) {
@@ -124,21 +133,21 @@ public:
     int variables = 0;
     int assertions() const {
         size_t k = hard_.size();
-        for (const auto& [f, l] : tracked_)
+        for (const auto &[f, l] : tracked_)
             k += l.size();
         return static_cast<int>(k);
     }
 
 private:
-    z3::expr fresh(const std::string& name) {
+    z3::expr fresh(const std::string &name) {
         ++variables;
         return c_.bool_const(name.c_str());
     }
-    void add(Family f, const z3::expr& e) {
+    void add(Family f, const z3::expr &e) {
         if (std::find(opt_.relaxed.begin(), opt_.relaxed.end(), f) == opt_.relaxed.end())
             tracked_[f].push_back(e);
     }
-    void define(const z3::expr& e) { hard_.push_back(e); }
+    void define(const z3::expr &e) { hard_.push_back(e); }
 
     // op[v, t]: v issues t cycles after its iteration starts (copy 0 of Q).
     z3::expr at(int v, int64_t t) const {
@@ -171,25 +180,25 @@ private:
         return any.empty() ? c_.bool_val(false) : z3::mk_or(any);
     }
 
-    void at_most(Family f, const std::vector<std::pair<z3::expr, int64_t>>& terms, int64_t bound) {
+    void at_most(Family f, const std::vector<std::pair<z3::expr, int64_t>> &terms, int64_t bound) {
         if (terms.empty())
             return;
         int64_t total = 0;
-        for (const auto& [e, w] : terms)
+        for (const auto &[e, w] : terms)
             total += w;
         if (total <= bound)
             return; // cannot be violated: keep the query small
         if (opt_.encoding == Encoding::boolean) {
             z3::expr_vector es(c_);
             std::vector<int> ws;
-            for (const auto& [e, w] : terms) {
+            for (const auto &[e, w] : terms) {
                 es.push_back(e);
                 ws.push_back(static_cast<int>(w));
             }
             add(f, z3::pble(es, ws.data(), static_cast<int>(bound)));
         } else {
             z3::expr_vector es(c_);
-            for (const auto& [e, w] : terms)
+            for (const auto &[e, w] : terms)
                 es.push_back(z3::ite(e, c_.int_val(w), c_.int_val(0)));
             add(f, z3::sum(es) <= c_.int_val(bound));
         }
@@ -197,7 +206,7 @@ private:
 
     void placement() {
         for (int v = 0; v < n_; ++v) {
-            const std::string& nm = g_.ops[v].name;
+            const std::string &nm = g_.ops[v].name;
             slot_.emplace_back();
             if (opt_.encoding == Encoding::boolean) {
                 x_.emplace_back();
@@ -237,7 +246,7 @@ private:
     void warps() {
         int first_general = vl_warp_ ? 1 : 0;
         for (int v = 0; v < n_; ++v) {
-            const Op& op = g_.ops[v];
+            const Op &op = g_.ops[v];
             opw_.emplace_back();
             z3::expr_vector all(c_);
             for (int w = 0; w < warps_; ++w) {
@@ -264,7 +273,7 @@ private:
             }
         }
         // cross[u,v]: some warp of v is not a warp of u, so u's result crosses warps.
-        for (const auto& e : g_.edges) {
+        for (const auto &e : g_.edges) {
             if (warps_ == 1 || e.from == e.to) {
                 cross_.push_back(c_.bool_val(false));
                 continue;
@@ -278,7 +287,7 @@ private:
 
     void dependences() {
         for (size_t k = 0; k < g_.edges.size(); ++k) {
-            const Edge& e = g_.edges[k];
+            const Edge &e = g_.edges[k];
             int64_t need = e.latency - ii_ * e.distance; // s_v - s_u >= need
             int64_t spill = g_.ops[e.from].spill_cost;
             if (opt_.encoding == Encoding::lia) {
@@ -291,17 +300,17 @@ private:
             // u at t forbids v at or before t + need - 1.
             for (int64_t t = 0; t <= last_[e.from]; ++t) {
                 if (t + need - 1 >= 0)
-                    add(Family::dependence, z3::implies(x_[e.from][t], !started(e.to, t + need - 1)));
+                    add(Family::dependence,
+                        z3::implies(x_[e.from][t], !started(e.to, t + need - 1)));
                 if (spill > 0 && warps_ > 1 && t + need + spill - 1 >= 0)
-                    add(Family::cross_warp,
-                        z3::implies(x_[e.from][t] && cross_[k],
-                                    !started(e.to, t + need + spill - 1)));
+                    add(Family::cross_warp, z3::implies(x_[e.from][t] && cross_[k],
+                                                        !started(e.to, t + need + spill - 1)));
             }
         }
     }
 
     void capacity() {
-        for (const auto& [unit, cap] : m_.units)
+        for (const auto &[unit, cap] : m_.units)
             for (int64_t r = 0; r < ii_; ++r) {
                 std::vector<std::pair<z3::expr, int64_t>> terms;
                 for (int v = 0; v < n_; ++v) {
@@ -322,12 +331,12 @@ private:
         std::vector<std::vector<z3::expr>> live(n_);
         for (int v = 0; v < n_; ++v) {
             int64_t horizon = 0;
-            for (const auto& e : g_.edges)
+            for (const auto &e : g_.edges)
                 if (e.from == v)
                     horizon = std::max(horizon, last_[e.to] + e.distance * ii_);
             for (int64_t t = 0; t < horizon; ++t) {
                 z3::expr_vector later(c_);
-                for (const auto& e : g_.edges)
+                for (const auto &e : g_.edges)
                     if (e.from == v)
                         later.push_back(!started(e.to, t - e.distance * ii_));
                 z3::expr l = fresh(fmt::format("live[{},{}]", g_.ops[v].name, t));
@@ -342,12 +351,12 @@ private:
                 out.push_back(live[v][t]);
             return out;
         };
-        for (const auto& [mem, cap] : m_.memories)
+        for (const auto &[mem, cap] : m_.memories)
             for (int64_t r = 0; r < ii_; ++r) {
                 std::vector<std::pair<z3::expr, int64_t>> terms;
                 for (int v = 0; v < n_; ++v)
                     if (auto it = g_.ops[v].memory.find(mem); it != g_.ops[v].memory.end())
-                        for (const auto& l : overlapping(v, r))
+                        for (const auto &l : overlapping(v, r))
                             terms.push_back({l, it->second});
                 at_most(Family::memory, terms, cap);
             }
@@ -355,7 +364,7 @@ private:
             if (m_.register_file > 0) {
                 std::vector<std::pair<z3::expr, int64_t>> terms;
                 for (int v = 0; v < n_; ++v)
-                    for (const auto& l : overlapping(v, r))
+                    for (const auto &l : overlapping(v, r))
                         if (g_.ops[v].regs > 0)
                             terms.push_back({l, g_.ops[v].regs});
                 at_most(Family::memory, terms, m_.register_file);
@@ -363,7 +372,7 @@ private:
             for (int w = 0; w < warps_; ++w) {
                 std::vector<std::pair<z3::expr, int64_t>> terms;
                 for (int v = 0; v < n_; ++v)
-                    for (const auto& l : overlapping(v, r))
+                    for (const auto &l : overlapping(v, r))
                         if (g_.ops[v].regs > 0)
                             terms.push_back({warps_ == 1 ? l : (l && opw_[v][w]), g_.ops[v].regs});
                 at_most(Family::registers, terms, m_.register_limit);
@@ -375,7 +384,7 @@ private:
         for (int v = 0; v < n_; ++v) {
             z3::expr_vector why(c_);
             for (size_t k = 0; k < g_.edges.size(); ++k) {
-                const Edge& e = g_.edges[k];
+                const Edge &e = g_.edges[k];
                 if (e.to != v)
                     continue;
                 if (e.blocking)
@@ -394,15 +403,14 @@ private:
                     shared.push_back(opw_[v][w] && opw_[o][w]);
                 z3::expr same = z3::mk_or(shared);
                 for (int64_t r = 0; r < ii_; ++r)
-                    add(Family::concurrency,
-                        !(slot(v, r) && blocking && same && in_flight(o, r)));
+                    add(Family::concurrency, !(slot(v, r) && blocking && same && in_flight(o, r)));
             }
         }
     }
 
-    z3::context& c_;
-    const LoopGraph& g_;
-    const Machine& m_;
+    z3::context &c_;
+    const LoopGraph &g_;
+    const Machine &m_;
     int64_t ii_, len_;
     JointOptions opt_;
     int n_;
@@ -418,8 +426,8 @@ private:
 
 } // namespace
 
-JointResult solve_joint(const LoopGraph& g, const Machine& m, int64_t ii, int64_t length,
-                        const JointOptions& opts) {
+JointResult solve_joint(const LoopGraph &g, const Machine &m, int64_t ii, int64_t length,
+                        const JointOptions &opts) {
     auto t0 = std::chrono::steady_clock::now();
     JointResult out;
     auto done = [&](JointStatus st) {

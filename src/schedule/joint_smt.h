@@ -41,7 +41,7 @@ enum class Family {
     cross_warp,
     concurrency,
 };
-const char* family_name(Family f);
+const char *family_name(Family f);
 std::vector<Family> all_families();
 
 struct JointOptions {
@@ -56,21 +56,21 @@ enum class JointStatus { sat, unsat, unknown };
 
 struct JointResult {
     JointStatus status = JointStatus::unknown;
-    std::vector<int64_t> start;            // per op, when sat
-    std::vector<std::vector<int>> warps;   // per op, when sat
-    std::vector<Family> core;              // when unsat: families in Z3's unsat core
+    std::vector<int64_t> start;          // per op, when sat
+    std::vector<std::vector<int>> warps; // per op, when sat
+    std::vector<Family> core;            // when unsat: families in Z3's unsat core
     double seconds = 0;
-    int variables = 0;                     // size of the query, for --verbose
+    int variables = 0; // size of the query, for --verbose
     int assertions = 0;
 };
 
 // Requires a normalized graph (small integer delays) that passed check_graph_on_machine.
-JointResult solve_joint(const LoopGraph& g, const Machine& m, int64_t ii, int64_t length,
-                        const JointOptions& opts);
+JointResult solve_joint(const LoopGraph &g, const Machine &m, int64_t ii, int64_t length,
+                        const JointOptions &opts);
 
 // Number of warps the joint problem assigns to with these options.
-int warps_used_by(const Machine& m, const JointOptions& opts);
+int warps_used_by(const Machine &m, const JointOptions &opts);
 // Warp 0 is reserved for variable-latency ops.
-bool has_variable_latency_warp(const LoopGraph& g, const Machine& m, const JointOptions& opts);
+bool has_variable_latency_warp(const LoopGraph &g, const Machine &m, const JointOptions &opts);
 
 } // namespace kiln::schedule

@@ -8,14 +8,14 @@ namespace kiln::schedule::detail {
 
 using nlohmann::json;
 
-Expected<bool> Fields::only(const std::set<std::string>& known) const {
-    for (const auto& [key, value] : obj.items())
+Expected<bool> Fields::only(const std::set<std::string> &known) const {
+    for (const auto &[key, value] : obj.items())
         if (!known.count(key))
             return Error{fmt::format("{}: unknown field '{}'", where, key)};
     return true;
 }
 
-Expected<int64_t> Fields::integer(const std::string& key, int64_t fallback, int64_t min) const {
+Expected<int64_t> Fields::integer(const std::string &key, int64_t fallback, int64_t min) const {
     auto it = obj.find(key);
     if (it == obj.end())
         return fallback;
@@ -27,13 +27,13 @@ Expected<int64_t> Fields::integer(const std::string& key, int64_t fallback, int6
     return v;
 }
 
-Expected<int64_t> Fields::required_integer(const std::string& key, int64_t min) const {
+Expected<int64_t> Fields::required_integer(const std::string &key, int64_t min) const {
     if (!obj.contains(key))
         return Error{fmt::format("{}: missing field '{}'", where, key)};
     return integer(key, 0, min);
 }
 
-Expected<bool> Fields::boolean(const std::string& key, bool fallback) const {
+Expected<bool> Fields::boolean(const std::string &key, bool fallback) const {
     auto it = obj.find(key);
     if (it == obj.end())
         return fallback;
@@ -42,7 +42,7 @@ Expected<bool> Fields::boolean(const std::string& key, bool fallback) const {
     return it->get<bool>();
 }
 
-Expected<std::string> Fields::string(const std::string& key, const std::string& fallback) const {
+Expected<std::string> Fields::string(const std::string &key, const std::string &fallback) const {
     auto it = obj.find(key);
     if (it == obj.end())
         return fallback;
@@ -51,21 +51,21 @@ Expected<std::string> Fields::string(const std::string& key, const std::string& 
     return it->get<std::string>();
 }
 
-Expected<std::string> Fields::required_string(const std::string& key) const {
+Expected<std::string> Fields::required_string(const std::string &key) const {
     if (!obj.contains(key))
         return Error{fmt::format("{}: missing field '{}'", where, key)};
     return string(key, "");
 }
 
-Expected<json> parse_json(const std::string& text, const std::string& source) {
+Expected<json> parse_json(const std::string &text, const std::string &source) {
     try {
         return json::parse(text);
-    } catch (const json::parse_error& e) {
+    } catch (const json::parse_error &e) {
         return Error{fmt::format("{}: invalid JSON: {}", source, e.what())};
     }
 }
 
-Expected<std::string> read_text_file(const std::string& path) {
+Expected<std::string> read_text_file(const std::string &path) {
     std::ifstream in(path);
     if (!in)
         return Error{fmt::format("{}: cannot open file", path)};

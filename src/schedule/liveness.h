@@ -15,11 +15,11 @@ struct Lifetime {
     int64_t end = 0;
 };
 
-std::vector<Lifetime> lifetimes(const LoopGraph& g, int64_t ii, const std::vector<int64_t>& start);
+std::vector<Lifetime> lifetimes(const LoopGraph &g, int64_t ii, const std::vector<int64_t> &start);
 
 // Steady-state use per slot r in [0, ii): sum over ops of weight[v] times the number of
 // iterations whose value of v is live at slot r.
-std::vector<int64_t> steady_usage(const std::vector<Lifetime>& life, int64_t ii,
-                                  const std::vector<int64_t>& weight);
+std::vector<int64_t> steady_usage(const std::vector<Lifetime> &life, int64_t ii,
+                                  const std::vector<int64_t> &weight);
 
 } // namespace kiln::schedule

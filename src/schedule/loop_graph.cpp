@@ -13,20 +13,20 @@ using nlohmann::json;
 
 int64_t Op::cycles() const {
     int64_t c = latency;
-    for (const auto& u : uses)
+    for (const auto &u : uses)
         c = std::max(c, u.cycles);
     return c;
 }
 
-int64_t Op::occupancy(const std::string& unit) const {
+int64_t Op::occupancy(const std::string &unit) const {
     int64_t c = 0;
-    for (const auto& u : uses)
+    for (const auto &u : uses)
         if (u.unit == unit)
             c += u.cycles;
     return c;
 }
 
-int LoopGraph::find(const std::string& op_name) const {
+int LoopGraph::find(const std::string &op_name) const {
     for (size_t i = 0; i < ops.size(); ++i)
         if (ops[i].name == op_name)
             return static_cast<int>(i);
@@ -36,12 +36,12 @@ int LoopGraph::find(const std::string& op_name) const {
 bool LoopGraph::is_streaming(int op) const {
     if (!ops[op].variable_latency)
         return false;
-    return std::none_of(edges.begin(), edges.end(), [&](const Edge& e) { return e.to == op; });
+    return std::none_of(edges.begin(), edges.end(), [&](const Edge &e) { return e.to == op; });
 }
 
 namespace {
 
-Expected<Op> parse_op(const json& j, const std::string& where) {
+Expected<Op> parse_op(const json &j, const std::string &where) {
     if (!j.is_object())
         return Error{fmt::format("{}: must be an object", where)};
     Fields f{j, where};
@@ -65,10 +65,10 @@ Expected<Op> parse_op(const json& j, const std::string& where) {
     if (auto it = j.find("uses"); it != j.end()) {
         if (!it->is_object())
             return Error{named.where + ": field 'uses' must map unit names to cycles"};
-        for (const auto& [unit, cycles] : it->items()) {
+        for (const auto &[unit, cycles] : it->items()) {
             if (!cycles.is_number_integer() || cycles.get<int64_t>() < 0)
-                return Error{fmt::format("{}: uses.{} must be a non-negative integer", named.where,
-                                         unit)};
+                return Error{
+                    fmt::format("{}: uses.{} must be a non-negative integer", named.where, unit)};
             op.uses.push_back({unit, cycles.get<int64_t>()});
         }
     }
@@ -82,10 +82,10 @@ Expected<Op> parse_op(const json& j, const std::string& where) {
     if (auto it = j.find("memory"); it != j.end()) {
         if (!it->is_object())
             return Error{named.where + ": field 'memory' must map memory names to amounts"};
-        for (const auto& [mem, amount] : it->items()) {
+        for (const auto &[mem, amount] : it->items()) {
             if (!amount.is_number_integer() || amount.get<int64_t>() < 0)
-                return Error{fmt::format("{}: memory.{} must be a non-negative integer",
-                                         named.where, mem)};
+                return Error{
+                    fmt::format("{}: memory.{} must be a non-negative integer", named.where, mem)};
             op.memory[mem] += amount.get<int64_t>();
         }
     }
@@ -96,7 +96,7 @@ Expected<Op> parse_op(const json& j, const std::string& where) {
     return op;
 }
 
-Expected<Edge> parse_edge(const json& j, const std::string& where, const LoopGraph& g) {
+Expected<Edge> parse_edge(const json &j, const std::string &where, const LoopGraph &g) {
     if (!j.is_object())
         return Error{fmt::format("{}: must be an object", where)};
     Fields f{j, where};
@@ -122,7 +122,7 @@ Expected<Edge> parse_edge(const json& j, const std::string& where, const LoopGra
 
 } // namespace
 
-Expected<LoopGraph> parse_loop_graph(const std::string& text, const std::string& source) {
+Expected<LoopGraph> parse_loop_graph(const std::string &text, const std::string &source) {
     KILN_SCHED_TRY(j, detail::parse_json(text, source));
     if (!j.is_object())
         return Error{source + ": top level must be an object with 'ops' and 'edges'"};
@@ -159,16 +159,16 @@ Expected<LoopGraph> parse_loop_graph(const std::string& text, const std::string&
     return g;
 }
 
-Expected<LoopGraph> load_loop_graph(const std::string& path) {
+Expected<LoopGraph> load_loop_graph(const std::string &path) {
     KILN_SCHED_TRY(text, detail::read_text_file(path));
     return parse_loop_graph(text, path);
 }
 
-json to_json(const LoopGraph& g) {
+json to_json(const LoopGraph &g) {
     json ops = json::array();
-    for (const auto& op : g.ops) {
+    for (const auto &op : g.ops) {
         json uses = json::object();
-        for (const auto& u : op.uses)
+        for (const auto &u : op.uses)
             uses[u.unit] = u.cycles;
         json o = {{"name", op.name}, {"uses", uses}, {"latency", op.latency}};
         if (op.variable_latency)
@@ -184,7 +184,7 @@ json to_json(const LoopGraph& g) {
         ops.push_back(o);
     }
     json edges = json::array();
-    for (const auto& e : g.edges) {
+    for (const auto &e : g.edges) {
         json o = {{"from", g.ops[e.from].name}, {"to", g.ops[e.to].name}, {"latency", e.latency}};
         if (e.distance)
             o["distance"] = e.distance;
@@ -198,22 +198,22 @@ json to_json(const LoopGraph& g) {
     return out;
 }
 
-Expected<bool> check_loop_graph(const LoopGraph& g, const std::string& source) {
+Expected<bool> check_loop_graph(const LoopGraph &g, const std::string &source) {
     if (g.ops.empty())
         return Error{source + ": the loop body has no ops"};
     for (size_t i = 0; i < g.ops.size(); ++i) {
-        const Op& op = g.ops[i];
+        const Op &op = g.ops[i];
         if (op.name.empty())
             return Error{fmt::format("{}: op {} has an empty name", source, i)};
         if (op.uses.empty())
             return Error{fmt::format("{}: op '{}' uses no functional unit", source, op.name)};
         if (op.latency < 0 || op.regs < 0 || op.spill_cost < 0 || op.warps < 1)
-            return Error{fmt::format("{}: op '{}' has a negative cost or footprint", source,
-                                     op.name)};
+            return Error{
+                fmt::format("{}: op '{}' has a negative cost or footprint", source, op.name)};
     }
     const int n = static_cast<int>(g.ops.size());
     for (size_t i = 0; i < g.edges.size(); ++i) {
-        const Edge& e = g.edges[i];
+        const Edge &e = g.edges[i];
         if (e.from < 0 || e.from >= n || e.to < 0 || e.to >= n)
             return Error{fmt::format("{}: edge {} refers to an op index out of range", source, i)};
         if (e.latency < 0 || e.distance < 0)
@@ -223,7 +223,7 @@ Expected<bool> check_loop_graph(const LoopGraph& g, const std::string& source) {
     // A cycle of distance-0 edges asks an op to start after itself within one iteration. Find
     // one with a DFS over the distance-0 subgraph and name it.
     std::vector<std::vector<int>> succ(n);
-    for (const auto& e : g.edges)
+    for (const auto &e : g.edges)
         if (e.distance == 0)
             succ[e.from].push_back(e.to);
     std::vector<int> state(n, 0), parent(n, -1);
@@ -233,7 +233,7 @@ Expected<bool> check_loop_graph(const LoopGraph& g, const std::string& source) {
         std::vector<std::pair<int, size_t>> stack{{root, 0}};
         state[root] = 1;
         while (!stack.empty()) {
-            auto& [v, next] = stack.back();
+            auto &[v, next] = stack.back();
             if (next == succ[v].size()) {
                 state[v] = 2;
                 stack.pop_back();

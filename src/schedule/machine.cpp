@@ -26,12 +26,12 @@ Machine hopper() {
 Machine blackwell() {
     Machine m = hopper();
     m.name = "blackwell";
-    m.units["tmem"] = 1;               // tcgen05.ld/st between Tensor Memory and registers
-    m.memories["tmem"] = 512;          // 512 columns x 128 lanes of 32-bit cells
+    m.units["tmem"] = 1;      // tcgen05.ld/st between Tensor Memory and registers
+    m.memories["tmem"] = 512; // 512 columns x 128 lanes of 32-bit cells
     return m;
 }
 
-Expected<Machine> parse_machine(const std::string& text, const std::string& source) {
+Expected<Machine> parse_machine(const std::string &text, const std::string &source) {
     KILN_SCHED_TRY(j, detail::parse_json(text, source));
     if (!j.is_object())
         return Error{source + ": a machine description must be a JSON object"};
@@ -43,7 +43,7 @@ Expected<Machine> parse_machine(const std::string& text, const std::string& sour
     m.name = name;
     if (!j.contains("units") || !j["units"].is_object() || j["units"].empty())
         return Error{source + ": field 'units' must map unit names to capacities"};
-    for (const auto& [unit, cap] : j["units"].items()) {
+    for (const auto &[unit, cap] : j["units"].items()) {
         if (!cap.is_number_integer() || cap.get<int64_t>() < 1)
             return Error{fmt::format("{}: units.{} must be a positive integer", source, unit)};
         m.units[unit] = cap.get<int>();
@@ -51,10 +51,10 @@ Expected<Machine> parse_machine(const std::string& text, const std::string& sour
     if (j.contains("memories")) {
         if (!j["memories"].is_object())
             return Error{source + ": field 'memories' must map memory names to capacities"};
-        for (const auto& [mem, cap] : j["memories"].items()) {
+        for (const auto &[mem, cap] : j["memories"].items()) {
             if (!cap.is_number_integer() || cap.get<int64_t>() < 0)
-                return Error{fmt::format("{}: memories.{} must be a non-negative integer", source,
-                                         mem)};
+                return Error{
+                    fmt::format("{}: memories.{} must be a non-negative integer", source, mem)};
             m.memories[mem] = cap.get<int64_t>();
         }
     }
@@ -69,12 +69,12 @@ Expected<Machine> parse_machine(const std::string& text, const std::string& sour
     return m;
 }
 
-Expected<Machine> load_machine(const std::string& path) {
+Expected<Machine> load_machine(const std::string &path) {
     KILN_SCHED_TRY(text, detail::read_text_file(path));
     return parse_machine(text, path);
 }
 
-Expected<Machine> machine_by_name_or_path(const std::string& name_or_path) {
+Expected<Machine> machine_by_name_or_path(const std::string &name_or_path) {
     if (name_or_path == "hopper")
         return hopper();
     if (name_or_path == "blackwell")
@@ -82,7 +82,7 @@ Expected<Machine> machine_by_name_or_path(const std::string& name_or_path) {
     return load_machine(name_or_path);
 }
 
-Expected<Machine> machine_for(const LoopGraph& g, const std::string& source) {
+Expected<Machine> machine_for(const LoopGraph &g, const std::string &source) {
     if (g.machine.empty())
         return hopper();
     if (g.machine.front() == '{')
@@ -93,7 +93,7 @@ Expected<Machine> machine_for(const LoopGraph& g, const std::string& source) {
                              source, g.machine)};
 }
 
-json to_json(const Machine& m) {
+json to_json(const Machine &m) {
     return {{"name", m.name},
             {"units", m.units},
             {"memories", m.memories},
@@ -103,14 +103,14 @@ json to_json(const Machine& m) {
             {"variable_latency_warp", m.variable_latency_warp}};
 }
 
-Expected<bool> check_graph_on_machine(const LoopGraph& g, const Machine& m,
-                                      const std::string& source) {
-    for (const auto& op : g.ops) {
-        for (const auto& u : op.uses)
+Expected<bool> check_graph_on_machine(const LoopGraph &g, const Machine &m,
+                                      const std::string &source) {
+    for (const auto &op : g.ops) {
+        for (const auto &u : op.uses)
             if (!m.units.count(u.unit))
                 return Error{fmt::format("{}: op '{}' uses unit '{}', which machine '{}' lacks",
                                          source, op.name, u.unit, m.name)};
-        for (const auto& [mem, amount] : op.memory)
+        for (const auto &[mem, amount] : op.memory)
             if (!m.memories.count(mem))
                 return Error{fmt::format("{}: op '{}' needs memory '{}', which machine '{}' lacks",
                                          source, op.name, mem, m.name)};

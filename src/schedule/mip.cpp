@@ -15,20 +15,22 @@ int Mip::add_var(double lb, double ub, bool integer, double objective) {
     return static_cast<int>(vars_.size()) - 1;
 }
 
-void Mip::add_row(const std::vector<std::pair<int, double>>& coefs, double lb, double ub) {
+void Mip::add_row(const std::vector<std::pair<int, double>> &coefs, double lb, double ub) {
     rows_.push_back({coefs, lb, ub});
 }
 
 namespace {
-int no_callback(CbcModel*, int) { return 0; }
+int no_callback(CbcModel *, int) {
+    return 0;
+}
 } // namespace
 
-MipStatus Mip::solve(const MipOptions& opts) {
+MipStatus Mip::solve(const MipOptions &opts) {
     const int n = static_cast<int>(vars_.size());
     CoinPackedMatrix matrix(false, 0, 0);
     matrix.setDimensions(0, n);
     std::vector<double> row_lb, row_ub;
-    for (const auto& r : rows_) {
+    for (const auto &r : rows_) {
         std::vector<int> idx;
         std::vector<double> val;
         for (auto [i, c] : r.coefs) {
@@ -40,7 +42,7 @@ MipStatus Mip::solve(const MipOptions& opts) {
         row_ub.push_back(r.ub >= inf ? COIN_DBL_MAX : r.ub);
     }
     std::vector<double> col_lb, col_ub, obj;
-    for (const auto& v : vars_) {
+    for (const auto &v : vars_) {
         col_lb.push_back(v.lb);
         col_ub.push_back(v.ub >= inf ? COIN_DBL_MAX : v.ub);
         obj.push_back(v.obj);
@@ -63,11 +65,12 @@ MipStatus Mip::solve(const MipOptions& opts) {
     CbcMain0(model, data);
     std::string seconds = fmt::format("{}", opts.time_limit_s);
     std::string threads = fmt::format("{}", opts.threads > 1 ? opts.threads : 0);
-    const char* argv[] = {"kiln", "-log", "0", "-seconds", seconds.c_str(), "-threads",
-                          threads.c_str(), "-randomSeed", "1", "-solve", "-quit"};
+    const char *argv[] = {"kiln",     "-log",          "0",           "-seconds", seconds.c_str(),
+                          "-threads", threads.c_str(), "-randomSeed", "1",        "-solve",
+                          "-quit"};
     CbcMain1(static_cast<int>(std::size(argv)), argv, model, no_callback, data);
 
-    const double* best = model.bestSolution();
+    const double *best = model.bestSolution();
     if (model.isProvenInfeasible() || (!best && !model.isSecondsLimitReached()))
         return MipStatus::infeasible;
     if (!best)

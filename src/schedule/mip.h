@@ -17,9 +17,9 @@ class Mip {
 public:
     // Returns the variable's index.
     int add_var(double lb, double ub, bool integer, double objective);
-    void add_row(const std::vector<std::pair<int, double>>& coefs, double lb, double ub);
+    void add_row(const std::vector<std::pair<int, double>> &coefs, double lb, double ub);
     // Minimizes the objective. Values are rounded for integer variables.
-    MipStatus solve(const MipOptions& opts);
+    MipStatus solve(const MipOptions &opts);
     double value(int var) const { return values_.at(var); }
     double objective() const { return objective_; }
 

@@ -6,12 +6,12 @@
 
 namespace kiln::schedule {
 
-bool recurrences_allow(const LoopGraph& g, int64_t ii) {
+bool recurrences_allow(const LoopGraph &g, int64_t ii) {
     // Floyd–Warshall on longest paths; a positive diagonal entry is a positive cycle.
     const int n = static_cast<int>(g.ops.size());
     const int64_t none = INT64_MIN / 4;
     std::vector<std::vector<int64_t>> w(n, std::vector<int64_t>(n, none));
-    for (const auto& e : g.edges)
+    for (const auto &e : g.edges)
         w[e.from][e.to] = std::max(w[e.from][e.to], e.latency - ii * e.distance);
     for (int k = 0; k < n; ++k)
         for (int i = 0; i < n; ++i) {
@@ -27,11 +27,11 @@ bool recurrences_allow(const LoopGraph& g, int64_t ii) {
     return true;
 }
 
-Mii compute_mii(const LoopGraph& g, const Machine& m) {
+Mii compute_mii(const LoopGraph &g, const Machine &m) {
     Mii out;
-    for (const auto& [unit, cap] : m.units) {
+    for (const auto &[unit, cap] : m.units) {
         int64_t total = 0;
-        for (const auto& op : g.ops)
+        for (const auto &op : g.ops)
             total += op.occupancy(unit);
         int64_t bound = (total + cap - 1) / cap;
         if (bound > out.resource) {
@@ -41,7 +41,7 @@ Mii compute_mii(const LoopGraph& g, const Machine& m) {
     }
     // Recurrence: monotone in ii, so binary search between 1 and the sum of all delays + 1.
     int64_t hi = 1;
-    for (const auto& e : g.edges)
+    for (const auto &e : g.edges)
         hi += e.latency;
     int64_t lo = 1;
     while (lo < hi) {
@@ -55,14 +55,13 @@ Mii compute_mii(const LoopGraph& g, const Machine& m) {
     return out;
 }
 
-ModuloResult solve_modulo(const LoopGraph& g, const Machine& m, int64_t ii,
-                          const MipOptions& opts) {
+ModuloResult solve_modulo(const LoopGraph &g, const Machine &m, int64_t ii,
+                          const MipOptions &opts) {
     auto t0 = std::chrono::steady_clock::now();
     ModuloResult out;
     auto finish = [&](ModuloStatus st) {
         out.status = st;
-        out.seconds =
-            std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+        out.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
         return out;
     };
     if (!recurrences_allow(g, ii))
@@ -72,9 +71,9 @@ ModuloResult solve_modulo(const LoopGraph& g, const Machine& m, int64_t ii,
     // A horizon no optimal schedule needs to pass: every op after every delay, each waiting at
     // most a full II for a free slot.
     int64_t horizon = 0;
-    for (const auto& op : g.ops)
+    for (const auto &op : g.ops)
         horizon += op.cycles() + ii;
-    for (const auto& e : g.edges)
+    for (const auto &e : g.edges)
         horizon += e.latency;
     const int64_t max_stage = horizon / ii + 1;
 
@@ -92,15 +91,15 @@ ModuloResult solve_modulo(const LoopGraph& g, const Machine& m, int64_t ii,
     }
     const int len = mip.add_var(0, Mip::inf, false, 1.0);
 
-    auto start_expr = [&](int v, double sign, std::map<int, double>& into) {
+    auto start_expr = [&](int v, double sign, std::map<int, double> &into) {
         into[stage[v]] += sign * static_cast<double>(ii);
         for (int64_t r = 1; r < ii; ++r)
             into[slot[v][r]] += sign * static_cast<double>(r);
     };
-    auto as_row = [](const std::map<int, double>& m) {
+    auto as_row = [](const std::map<int, double> &m) {
         return std::vector<std::pair<int, double>>(m.begin(), m.end());
     };
-    for (const auto& e : g.edges) {
+    for (const auto &e : g.edges) {
         std::map<int, double> row;
         start_expr(e.to, 1.0, row);
         start_expr(e.from, -1.0, row);
@@ -115,7 +114,7 @@ ModuloResult solve_modulo(const LoopGraph& g, const Machine& m, int64_t ii,
         start_expr(v, -1.0, row);
         mip.add_row(as_row(row), static_cast<double>(g.ops[v].cycles()), Mip::inf);
     }
-    for (const auto& [unit, cap] : m.units)
+    for (const auto &[unit, cap] : m.units)
         for (int64_t r = 0; r < ii; ++r) {
             std::map<int, double> row;
             for (int v = 0; v < n; ++v) {

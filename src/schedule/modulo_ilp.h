@@ -25,10 +25,10 @@ struct Mii {
     int64_t mii() const { return std::max(resource, recurrence); }
 };
 
-Mii compute_mii(const LoopGraph& g, const Machine& m);
+Mii compute_mii(const LoopGraph &g, const Machine &m);
 
 // True when every dependence cycle has weight <= 0 under d - ii*distance.
-bool recurrences_allow(const LoopGraph& g, int64_t ii);
+bool recurrences_allow(const LoopGraph &g, int64_t ii);
 
 struct ModuloSchedule {
     int64_t ii = 0;
@@ -44,7 +44,6 @@ struct ModuloResult {
     double seconds = 0;
 };
 
-ModuloResult solve_modulo(const LoopGraph& g, const Machine& m, int64_t ii,
-                          const MipOptions& opts);
+ModuloResult solve_modulo(const LoopGraph &g, const Machine &m, int64_t ii, const MipOptions &opts);
 
 } // namespace kiln::schedule

@@ -8,7 +8,7 @@ namespace kiln::schedule {
 
 namespace {
 
-int64_t ratio_error(const std::vector<int64_t>& c, const std::vector<int64_t>& n) {
+int64_t ratio_error(const std::vector<int64_t> &c, const std::vector<int64_t> &n) {
     int64_t f = 0;
     for (size_t i = 0; i < c.size(); ++i)
         for (size_t j = i + 1; j < c.size(); ++j)
@@ -18,8 +18,8 @@ int64_t ratio_error(const std::vector<int64_t>& c, const std::vector<int64_t>& n
 
 } // namespace
 
-Expected<Normalization> normalize_costs(const std::vector<int64_t>& costs, int64_t budget,
-                                        const MipOptions& opts) {
+Expected<Normalization> normalize_costs(const std::vector<int64_t> &costs, int64_t budget,
+                                        const MipOptions &opts) {
     auto start = std::chrono::steady_clock::now();
     std::set<int64_t> distinct_set;
     for (int64_t c : costs) {
@@ -78,41 +78,40 @@ Expected<Normalization> normalize_costs(const std::vector<int64_t>& costs, int64
     for (int64_t i = 0; i < k; ++i)
         out.cost[c[i]] = best[i];
     out.max_ratio_error = best_f;
-    out.seconds =
-        std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    out.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     return out;
 }
 
-Expected<NormalizedGraph> normalize_graph(const LoopGraph& g, int64_t budget,
-                                          const MipOptions& opts) {
+Expected<NormalizedGraph> normalize_graph(const LoopGraph &g, int64_t budget,
+                                          const MipOptions &opts) {
     LoopGraph h = g;
     for (int v = 0; v < static_cast<int>(h.ops.size()); ++v)
         if (g.is_streaming(v)) {
             h.ops[v].latency = 0;
-            for (auto& e : h.edges)
+            for (auto &e : h.edges)
                 if (e.from == v)
                     e.latency = 0;
         }
     std::vector<int64_t> costs;
-    for (const auto& op : h.ops) {
+    for (const auto &op : h.ops) {
         costs.push_back(op.latency);
         costs.push_back(op.spill_cost);
-        for (const auto& u : op.uses)
+        for (const auto &u : op.uses)
             costs.push_back(u.cycles);
     }
-    for (const auto& e : h.edges)
+    for (const auto &e : h.edges)
         costs.push_back(e.latency);
     auto norm = normalize_costs(costs, budget, opts);
     if (!norm)
         return Error{(g.name.empty() ? std::string("graph") : g.name) + ": " + norm.error()};
-    const auto& m = norm->cost;
-    for (auto& op : h.ops) {
+    const auto &m = norm->cost;
+    for (auto &op : h.ops) {
         op.latency = m.at(op.latency);
         op.spill_cost = m.at(op.spill_cost);
-        for (auto& u : op.uses)
+        for (auto &u : op.uses)
             u.cycles = m.at(u.cycles);
     }
-    for (auto& e : h.edges)
+    for (auto &e : h.edges)
         e.latency = m.at(e.latency);
     return NormalizedGraph{std::move(h), std::move(*norm)};
 }

@@ -25,8 +25,8 @@ struct Normalization {
 };
 
 // `costs` may hold repeats and zeros. `budget` is U (the paper uses 300).
-Expected<Normalization> normalize_costs(const std::vector<int64_t>& costs, int64_t budget,
-                                        const MipOptions& opts);
+Expected<Normalization> normalize_costs(const std::vector<int64_t> &costs, int64_t budget,
+                                        const MipOptions &opts);
 
 struct NormalizedGraph {
     LoopGraph graph; // same ops and edges, every time field mapped through `map`
@@ -36,7 +36,7 @@ struct NormalizedGraph {
 // Collects every time in the graph (latencies, unit cycles, edge delays, spill costs),
 // normalizes them together, and rewrites the graph. Streaming ops (variable latency, no inputs)
 // get latency 0 and so do their out-edges (§5.3): they run ahead on their own warp.
-Expected<NormalizedGraph> normalize_graph(const LoopGraph& g, int64_t budget,
-                                          const MipOptions& opts);
+Expected<NormalizedGraph> normalize_graph(const LoopGraph &g, int64_t budget,
+                                          const MipOptions &opts);
 
 } // namespace kiln::schedule

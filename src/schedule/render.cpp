@@ -13,24 +13,24 @@ struct Q {
     int64_t copies, length, prologue_end, steady_end;
 };
 
-Q straight_line(const Schedule& s) {
+Q straight_line(const Schedule &s) {
     int64_t c = s.stages();
     return {c, (c - 1) * s.ii + s.length, (c - 1) * s.ii, c * s.ii};
 }
 
 char label(size_t v) {
-    static const char* letters = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";
+    static const char *letters = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";
     return v < 52 ? letters[v] : '?';
 }
 
-std::string units_of(const Op& op) {
+std::string units_of(const Op &op) {
     std::string u;
-    for (const auto& x : op.uses)
+    for (const auto &x : op.uses)
         u += (u.empty() ? "" : "+") + x.unit;
     return u;
 }
 
-std::string warps_text(const std::vector<int>& w) {
+std::string warps_text(const std::vector<int> &w) {
     std::string t;
     for (int x : w)
         t += (t.empty() ? "" : ",") + std::to_string(x);
@@ -39,12 +39,11 @@ std::string warps_text(const std::vector<int>& w) {
 
 } // namespace
 
-std::string render_text(const LoopGraph& g, const Schedule& s) {
+std::string render_text(const LoopGraph &g, const Schedule &s) {
     Q q = straight_line(s);
     std::string out;
     out += fmt::format("schedule for '{}' on {}: II = {}, L = {}, {} stage(s){}\n", s.graph,
-                       s.machine, s.ii, s.length, s.stages(),
-                       s.optimal ? " (proven optimal)" : "");
+                       s.machine, s.ii, s.length, s.stages(), s.optimal ? " (proven optimal)" : "");
     out += fmt::format("  MII = {} (resource {}{}, recurrence {}); modulo ILP alone: II = {}, "
                        "L = {}\n",
                        s.mii.mii(), s.mii.resource,
@@ -64,16 +63,16 @@ std::string render_text(const LoopGraph& g, const Schedule& s) {
     out += fmt::format("  {:<3} {:<16} {:<10} {:>5} {:>5} {:>4}  {:<6} {}\n", "", "op", "unit",
                        "cycle", "stage", "slot", "warps", "live");
     for (size_t v = 0; v < g.ops.size(); ++v)
-        out += fmt::format("  {:<3} {:<16} {:<10} {:>5} {:>5} {:>4}  {:<6} [{}, {}){}\n",
-                           label(v), g.ops[v].name, units_of(g.ops[v]), s.start[v],
-                           s.stage(static_cast<int>(v)), s.slot(static_cast<int>(v)),
-                           warps_text(s.warps[v]), life[v].begin, life[v].end,
-                           g.ops[v].variable_latency ? "  variable latency" : "");
+        out +=
+            fmt::format("  {:<3} {:<16} {:<10} {:>5} {:>5} {:>4}  {:<6} [{}, {}){}\n", label(v),
+                        g.ops[v].name, units_of(g.ops[v]), s.start[v], s.stage(static_cast<int>(v)),
+                        s.slot(static_cast<int>(v)), warps_text(s.warps[v]), life[v].begin,
+                        life[v].end, g.ops[v].variable_latency ? "  variable latency" : "");
     out += "\n  registers per warp (steady-state peak):";
     for (size_t w = 0; w < s.warp_register_peak.size(); ++w)
         out += fmt::format(" w{}={}", w, s.warp_register_peak[w]);
     out += "\n";
-    const char* names[] = {"prologue", "steady state (loop body)", "epilogue"};
+    const char *names[] = {"prologue", "steady state (loop body)", "epilogue"};
     int64_t bounds[] = {0, q.prologue_end, q.steady_end, q.length};
     for (int sec = 0; sec < 3; ++sec) {
         out += fmt::format("\n  {} [{}, {}):\n", names[sec], bounds[sec], bounds[sec + 1]);
@@ -93,7 +92,7 @@ std::string render_text(const LoopGraph& g, const Schedule& s) {
     return out;
 }
 
-std::string render_ascii(const LoopGraph& g, const Schedule& s) {
+std::string render_ascii(const LoopGraph &g, const Schedule &s) {
     Q q = straight_line(s);
     std::string out;
     auto header = [&]() {
@@ -113,7 +112,7 @@ std::string render_ascii(const LoopGraph& g, const Schedule& s) {
     out += header();
     // `busy(v)`: cycles v occupies the row (0: not on it) — in flight for a warp, the
     // reservation-table occupancy for a unit.
-    auto row = [&](const std::string& name, auto&& busy) {
+    auto row = [&](const std::string &name, auto &&busy) {
         std::vector<std::string> cells(q.length, "..");
         for (size_t v = 0; v < g.ops.size(); ++v) {
             int64_t dur = busy(v);
@@ -129,7 +128,7 @@ std::string render_ascii(const LoopGraph& g, const Schedule& s) {
                 }
         }
         std::string line = fmt::format("{:<8}", name);
-        for (const auto& c : cells)
+        for (const auto &c : cells)
             line += c;
         return line + "\n";
     };
@@ -139,11 +138,11 @@ std::string render_ascii(const LoopGraph& g, const Schedule& s) {
             return on ? std::max<int64_t>(1, g.ops[v].cycles()) : 0;
         });
     std::vector<std::string> units;
-    for (const auto& op : g.ops)
-        for (const auto& u : op.uses)
+    for (const auto &op : g.ops)
+        for (const auto &u : op.uses)
             if (std::find(units.begin(), units.end(), u.unit) == units.end())
                 units.push_back(u.unit);
-    for (const auto& u : units)
+    for (const auto &u : units)
         out += row(u, [&](size_t v) { return g.ops[v].occupancy(u); });
     out += "legend:";
     for (size_t v = 0; v < g.ops.size(); ++v)
@@ -152,16 +151,16 @@ std::string render_ascii(const LoopGraph& g, const Schedule& s) {
     return out;
 }
 
-std::string render_svg(const LoopGraph& g, const Schedule& s) {
+std::string render_svg(const LoopGraph &g, const Schedule &s) {
     Q q = straight_line(s);
     const int cw = 40, rh = 28, left = 90, top = 30;
     const int rows = s.num_warps;
     int width = left + static_cast<int>(q.length) * cw + 20;
     int height = top + rows * rh + 40 + 20 * static_cast<int>((g.ops.size() + 5) / 6);
-    std::string out = fmt::format(
-        "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{}\" height=\"{}\" "
-        "font-family=\"monospace\" font-size=\"11\">\n",
-        width, height);
+    std::string out =
+        fmt::format("<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{}\" height=\"{}\" "
+                    "font-family=\"monospace\" font-size=\"11\">\n",
+                    width, height);
     out += fmt::format("<rect x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\" fill=\"#f4f4ff\" "
                        "stroke=\"#333\" stroke-dasharray=\"4 3\"/>\n",
                        left + q.prologue_end * cw, top - 8, s.ii * cw, rows * rh + 8);
@@ -171,7 +170,7 @@ std::string render_svg(const LoopGraph& g, const Schedule& s) {
         out += fmt::format("<text x=\"{}\" y=\"{}\" fill=\"#666\">{}</text>\n", left + t * cw + 2,
                            top + rows * rh + 14, t);
     auto color = [](size_t v) {
-        static const char* palette[] = {"#e377c2", "#2ca02c", "#1f77b4", "#ff7f0e", "#9467bd",
+        static const char *palette[] = {"#e377c2", "#2ca02c", "#1f77b4", "#ff7f0e", "#9467bd",
                                         "#8c564b", "#17becf", "#bcbd22", "#d62728", "#7f7f7f"};
         return palette[v % 10];
     };

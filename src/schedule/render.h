@@ -11,9 +11,9 @@ namespace kiln::schedule {
 
 // Summary, per-op table (cycle, stage, slot, warps, lifetime), per-warp registers, and Q's
 // issue list section by section.
-std::string render_text(const LoopGraph& g, const Schedule& s);
+std::string render_text(const LoopGraph &g, const Schedule &s);
 // One row per warp and per unit, one 2-character cell per cycle ("A1": op A of copy 1).
-std::string render_ascii(const LoopGraph& g, const Schedule& s);
-std::string render_svg(const LoopGraph& g, const Schedule& s);
+std::string render_ascii(const LoopGraph &g, const Schedule &s);
+std::string render_svg(const LoopGraph &g, const Schedule &s);
 
 } // namespace kiln::schedule

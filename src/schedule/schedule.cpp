@@ -9,7 +9,7 @@ namespace kiln::schedule {
 
 using nlohmann::json;
 
-json to_json(const Schedule& s) {
+json to_json(const Schedule &s) {
     json ops = json::array();
     for (size_t v = 0; v < s.ops.size(); ++v)
         ops.push_back({{"name", s.ops[v]},
@@ -21,7 +21,7 @@ json to_json(const Schedule& s) {
     for (auto [real, norm] : s.cost_map)
         costs.push_back({real, norm});
     json attempts = json::array();
-    for (const auto& a : s.attempts)
+    for (const auto &a : s.attempts)
         attempts.push_back({{"phase", a.phase},
                             {"ii", a.ii},
                             {"length", a.length},
@@ -54,7 +54,7 @@ json to_json(const Schedule& s) {
             {"attempts", attempts}};
 }
 
-Expected<Schedule> parse_schedule(const std::string& text, const std::string& source) {
+Expected<Schedule> parse_schedule(const std::string &text, const std::string &source) {
     KILN_SCHED_TRY(j, detail::parse_json(text, source));
     if (!j.is_object() || j.value("format", "") != "kiln.schedule/1")
         return Error{source + ": not a kiln schedule (expected \"format\": \"kiln.schedule/1\")"};
@@ -77,20 +77,20 @@ Expected<Schedule> parse_schedule(const std::string& text, const std::string& so
     if (!j.contains("ops") || !j["ops"].is_array())
         return Error{source + ": field 'ops' must be an array"};
     for (size_t i = 0; i < j["ops"].size(); ++i) {
-        const json& o = j["ops"][i];
+        const json &o = j["ops"][i];
         if (!o.is_object())
             return Error{fmt::format("{}: ops[{}] must be an object", source, i)};
         detail::Fields of{o, fmt::format("{}: ops[{}]", source, i)};
         KILN_SCHED_TRY(name, of.required_string("name"));
         KILN_SCHED_TRY(cycle, of.required_integer("cycle", 0));
         if (!o.contains("warps") || !o["warps"].is_array())
-            return Error{fmt::format("{}: ops[{}] ('{}'): field 'warps' must be an array", source,
-                                     i, name)};
+            return Error{
+                fmt::format("{}: ops[{}] ('{}'): field 'warps' must be an array", source, i, name)};
         std::vector<int> w;
-        for (const auto& x : o["warps"]) {
+        for (const auto &x : o["warps"]) {
             if (!x.is_number_integer())
-                return Error{fmt::format("{}: ops[{}] ('{}'): warps must be integers", source, i,
-                                         name)};
+                return Error{
+                    fmt::format("{}: ops[{}] ('{}'): warps must be integers", source, i, name)};
             w.push_back(x.get<int>());
         }
         s.ops.push_back(name);

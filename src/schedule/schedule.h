@@ -28,11 +28,11 @@ struct Schedule {
     int64_t ii = 0;     // initiation interval, in normalized cycles
     int64_t length = 0; // L: cycles from an iteration's first issue to its last completion
     std::vector<std::string> ops;
-    std::vector<int64_t> start;            // per op
-    std::vector<std::vector<int>> warps;   // per op
+    std::vector<int64_t> start;          // per op
+    std::vector<std::vector<int>> warps; // per op
     int num_warps = 1;
     bool warp_specialized = true;
-    bool variable_latency_warp = false;    // warp 0 holds exactly the variable-latency ops
+    bool variable_latency_warp = false; // warp 0 holds exactly the variable-latency ops
 
     int64_t stages() const { return (length + ii - 1) / ii; } // ceil(L / II): copies in Q
     int64_t stage(int v) const { return start[v] / ii; }
@@ -41,7 +41,7 @@ struct Schedule {
     // Reported alongside, not needed to apply the schedule.
     std::vector<int64_t> warp_register_peak; // per warp, steady state
     Mii mii;
-    int64_t modulo_ii = 0;      // II of the pure modulo schedule (ILP)
+    int64_t modulo_ii = 0; // II of the pure modulo schedule (ILP)
     int64_t modulo_length = 0;
     std::map<int64_t, int64_t> cost_map; // real cycles -> normalized
     int64_t ratio_error = 0;
@@ -51,8 +51,8 @@ struct Schedule {
     std::vector<Attempt> attempts;
 };
 
-nlohmann::json to_json(const Schedule& s);
+nlohmann::json to_json(const Schedule &s);
 // Reads what to_json writes (the placement fields; report fields are optional).
-Expected<Schedule> parse_schedule(const std::string& text, const std::string& source);
+Expected<Schedule> parse_schedule(const std::string &text, const std::string &source);
 
 } // namespace kiln::schedule

@@ -15,7 +15,7 @@ double since(std::chrono::steady_clock::time_point t0) {
     return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
 }
 
-std::string families_text(const std::vector<Family>& fs) {
+std::string families_text(const std::vector<Family> &fs) {
     if (fs.empty())
         return "schedule length and II alone";
     std::string s;
@@ -25,7 +25,7 @@ std::string families_text(const std::vector<Family>& fs) {
 }
 
 // Checks that refute every II at once, with a precise message instead of a long search.
-Expected<bool> static_checks(const LoopGraph& g, const Machine& m, const JointOptions& jo) {
+Expected<bool> static_checks(const LoopGraph &g, const Machine &m, const JointOptions &jo) {
     const std::string src = g.name.empty() ? "graph" : g.name;
     bool vl_warp = has_variable_latency_warp(g, m, jo);
     int general = warps_used_by(m, jo) - (vl_warp ? 1 : 0);
@@ -34,9 +34,9 @@ Expected<bool> static_checks(const LoopGraph& g, const Machine& m, const JointOp
                                  "warp(s), and variable-latency ops need one of their own",
                                  src, m.name, m.warps)};
     for (int v = 0; v < static_cast<int>(g.ops.size()); ++v) {
-        const Op& op = g.ops[v];
+        const Op &op = g.ops[v];
         bool has_users = false;
-        for (const auto& e : g.edges)
+        for (const auto &e : g.edges)
             has_users |= e.from == v;
         if (vl_warp && op.variable_latency && op.warps > 1)
             return Error{fmt::format("{}: unsatisfiable (variable-latency warp): op '{}' needs {} "
@@ -51,7 +51,7 @@ Expected<bool> static_checks(const LoopGraph& g, const Machine& m, const JointOp
                                      "registers, a warp holds at most {}",
                                      src, family_name(Family::registers), op.name, op.regs,
                                      m.register_limit)};
-        for (const auto& [mem, amount] : op.memory)
+        for (const auto &[mem, amount] : op.memory)
             if (has_users && amount > m.memories.at(mem))
                 return Error{fmt::format("{}: unsatisfiable ({}): op '{}' needs {} of '{}', "
                                          "capacity {}",
@@ -61,14 +61,14 @@ Expected<bool> static_checks(const LoopGraph& g, const Machine& m, const JointOp
     return true;
 }
 
-Schedule make_schedule(const LoopGraph& g, const Machine& m, const SearchOptions& opts, int64_t ii,
-                       int64_t len, const JointResult& jr) {
+Schedule make_schedule(const LoopGraph &g, const Machine &m, const SearchOptions &opts, int64_t ii,
+                       int64_t len, const JointResult &jr) {
     Schedule s;
     s.graph = g.name;
     s.machine = m.name;
     s.ii = ii;
     s.length = len;
-    for (const auto& op : g.ops)
+    for (const auto &op : g.ops)
         s.ops.push_back(op.name);
     s.start = jr.start;
     s.warps = jr.warps;
@@ -91,11 +91,11 @@ Schedule make_schedule(const LoopGraph& g, const Machine& m, const SearchOptions
 
 } // namespace
 
-Expected<SearchResult> find_schedule(const LoopGraph& input, const Machine& m,
-                                     const SearchOptions& opts) {
+Expected<SearchResult> find_schedule(const LoopGraph &input, const Machine &m,
+                                     const SearchOptions &opts) {
     auto t_start = std::chrono::steady_clock::now();
     const std::string src = input.name.empty() ? "graph" : input.name;
-    auto log = [&](const std::string& line) {
+    auto log = [&](const std::string &line) {
         if (opts.log)
             opts.log(line);
     };
@@ -120,7 +120,7 @@ Expected<SearchResult> find_schedule(const LoopGraph& input, const Machine& m,
         out.normalized = input;
     }
     report.normalize_s = since(t0);
-    const LoopGraph& g = out.normalized;
+    const LoopGraph &g = out.normalized;
     {
         std::string costs;
         for (auto [a, b] : report.cost_map)
@@ -142,9 +142,9 @@ Expected<SearchResult> find_schedule(const LoopGraph& input, const Machine& m,
     if (max_ii <= 0) {
         // One iteration run serially on one warp, every transfer paid: nothing needs more.
         max_ii = 1;
-        for (const auto& op : g.ops)
+        for (const auto &op : g.ops)
             max_ii += op.cycles() + op.spill_cost;
-        for (const auto& e : g.edges)
+        for (const auto &e : g.edges)
             max_ii += e.latency;
         max_ii = std::max(max_ii, report.mii.mii());
     }
@@ -161,8 +161,7 @@ Expected<SearchResult> find_schedule(const LoopGraph& input, const Machine& m,
                                      "II={}",
                                      src, opts.mip.time_limit_s, ii)};
         attempts.push_back({"ilp", ii, mr.schedule.length,
-                            mr.status == ModuloStatus::found ? "found" : "infeasible",
-                            mr.seconds});
+                            mr.status == ModuloStatus::found ? "found" : "infeasible", mr.seconds});
         log(fmt::format("II={}: ILP {} in {:.3f}s{}", ii,
                         mr.status == ModuloStatus::found ? "found" : "infeasible", mr.seconds,
                         mr.status == ModuloStatus::found
@@ -180,12 +179,13 @@ Expected<SearchResult> find_schedule(const LoopGraph& input, const Machine& m,
         for (int64_t len = len0; (len + ii - 1) / ii <= band; ++len) {
             JointResult jr = solve_joint(g, m, ii, len, opts.joint);
             report.joint_s += jr.seconds;
-            std::string outcome = jr.status == JointStatus::sat     ? "sat"
-                                  : jr.status == JointStatus::unsat ? "unsat: " + families_text(jr.core)
-                                                                    : "time limit";
+            std::string outcome = jr.status == JointStatus::sat ? "sat"
+                                  : jr.status == JointStatus::unsat
+                                      ? "unsat: " + families_text(jr.core)
+                                      : "time limit";
             attempts.push_back({"smt", ii, len, outcome, jr.seconds});
-            log(fmt::format("II={} L={} copies={}: SMT {} in {:.3f}s ({} vars, {} assertions)",
-                            ii, len, (len + ii - 1) / ii, outcome, jr.seconds, jr.variables,
+            log(fmt::format("II={} L={} copies={}: SMT {} in {:.3f}s ({} vars, {} assertions)", ii,
+                            len, (len + ii - 1) / ii, outcome, jr.seconds, jr.variables,
                             jr.assertions));
             if (jr.status == JointStatus::unknown)
                 return Error{fmt::format("{}: the joint SMT query hit the time limit ({} s) at "

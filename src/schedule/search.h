@@ -24,7 +24,7 @@ struct SearchOptions {
     bool normalize = true;     // false: the graph's times are already small integers
     int64_t max_ii = 0;        // 0: a bound no feasible loop exceeds (a fully serial iteration)
     int extra_stages = 0;      // also try L up to this many stages past the ILP's band
-    std::function<void(const std::string&)> log; // --verbose progress, one line per query
+    std::function<void(const std::string &)> log; // --verbose progress, one line per query
 };
 
 struct SearchResult {
@@ -32,7 +32,7 @@ struct SearchResult {
     LoopGraph normalized; // the graph the schedule's times refer to
 };
 
-Expected<SearchResult> find_schedule(const LoopGraph& g, const Machine& m,
-                                     const SearchOptions& opts);
+Expected<SearchResult> find_schedule(const LoopGraph &g, const Machine &m,
+                                     const SearchOptions &opts);
 
 } // namespace kiln::schedule

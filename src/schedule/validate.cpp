@@ -10,14 +10,14 @@ namespace kiln::schedule {
 
 namespace {
 
-bool shares_warp(const std::vector<int>& a, const std::vector<int>& b) {
+bool shares_warp(const std::vector<int> &a, const std::vector<int> &b) {
     for (int x : a)
         if (std::find(b.begin(), b.end(), x) != b.end())
             return true;
     return false;
 }
 
-bool crosses(const std::vector<int>& from, const std::vector<int>& to) {
+bool crosses(const std::vector<int> &from, const std::vector<int> &to) {
     for (int w : to)
         if (std::find(from.begin(), from.end(), w) == from.end())
             return true;
@@ -26,8 +26,8 @@ bool crosses(const std::vector<int>& from, const std::vector<int>& to) {
 
 } // namespace
 
-std::vector<std::string> validate_schedule(const LoopGraph& g, const Machine& m,
-                                           const Schedule& s) {
+std::vector<std::string> validate_schedule(const LoopGraph &g, const Machine &m,
+                                           const Schedule &s) {
     std::vector<std::string> bad;
     const int n = static_cast<int>(g.ops.size());
     if (s.ii < 1)
@@ -38,7 +38,7 @@ std::vector<std::string> validate_schedule(const LoopGraph& g, const Machine& m,
 
     // Placement: inside [0, L), on existing warps, as many as the op needs.
     for (int v = 0; v < n; ++v) {
-        const Op& op = g.ops[v];
+        const Op &op = g.ops[v];
         if (v < static_cast<int>(s.ops.size()) && s.ops[v] != op.name)
             bad.push_back(fmt::format("op {} is '{}' in the schedule but '{}' in the graph", v,
                                       s.ops[v], op.name));
@@ -47,13 +47,13 @@ std::vector<std::string> validate_schedule(const LoopGraph& g, const Machine& m,
                                       op.name, s.start[v], s.start[v] + op.cycles(), s.length));
         std::set<int> distinct(s.warps[v].begin(), s.warps[v].end());
         int want = s.warp_specialized ? std::min(op.warps, s.num_warps) : 1;
-        if (static_cast<int>(distinct.size()) != want ||
-            distinct.size() != s.warps[v].size())
+        if (static_cast<int>(distinct.size()) != want || distinct.size() != s.warps[v].size())
             bad.push_back(fmt::format("op '{}' is on {} distinct warps, needs {}", op.name,
                                       distinct.size(), want));
         for (int w : s.warps[v])
             if (w < 0 || w >= s.num_warps)
-                bad.push_back(fmt::format("op '{}' is on warp {}, which does not exist", op.name, w));
+                bad.push_back(
+                    fmt::format("op '{}' is on warp {}, which does not exist", op.name, w));
         if (s.variable_latency_warp) {
             bool on_vl = distinct.count(0) > 0;
             if (op.variable_latency && !on_vl)
@@ -67,7 +67,7 @@ std::vector<std::string> validate_schedule(const LoopGraph& g, const Machine& m,
 
     // Dependences in the loop: iteration k+distance of `to` after iteration k of `from`.
     for (size_t k = 0; k < g.edges.size(); ++k) {
-        const Edge& e = g.edges[k];
+        const Edge &e = g.edges[k];
         int64_t need = e.latency;
         if (s.warp_specialized && crosses(s.warps[e.from], s.warps[e.to]) && e.from != e.to)
             need += g.ops[e.from].spill_cost;
@@ -80,7 +80,7 @@ std::vector<std::string> validate_schedule(const LoopGraph& g, const Machine& m,
     }
 
     // Units: every cycle an op occupies lands on slot (start + c) mod II.
-    for (const auto& [unit, cap] : m.units) {
+    for (const auto &[unit, cap] : m.units) {
         std::vector<int64_t> use(ii, 0);
         for (int v = 0; v < n; ++v)
             for (int64_t c = 0; c < g.ops[v].occupancy(unit); ++c)
@@ -93,7 +93,7 @@ std::vector<std::string> validate_schedule(const LoopGraph& g, const Machine& m,
 
     // Memories and registers from lifetimes.
     auto life = lifetimes(g, ii, s.start);
-    for (const auto& [mem, cap] : m.memories) {
+    for (const auto &[mem, cap] : m.memories) {
         std::vector<int64_t> weight(n, 0);
         for (int v = 0; v < n; ++v)
             if (auto it = g.ops[v].memory.find(mem); it != g.ops[v].memory.end())
@@ -111,8 +111,8 @@ std::vector<std::string> validate_schedule(const LoopGraph& g, const Machine& m,
         auto use = steady_usage(life, ii, regs);
         for (int64_t r = 0; r < ii; ++r)
             if (use[r] > m.register_file)
-                bad.push_back(fmt::format("register file holds {} at slot {}, capacity {}",
-                                          use[r], r, m.register_file));
+                bad.push_back(fmt::format("register file holds {} at slot {}, capacity {}", use[r],
+                                          r, m.register_file));
     }
     for (int w = 0; w < s.num_warps; ++w) {
         std::vector<int64_t> weight(n, 0);
@@ -129,7 +129,7 @@ std::vector<std::string> validate_schedule(const LoopGraph& g, const Machine& m,
     // Blocking: when a blocking op issues, nothing else on its warp may be in flight.
     for (int v = 0; v < n; ++v) {
         bool blocking = false;
-        for (const auto& e : g.edges)
+        for (const auto &e : g.edges)
             if (e.to == v && (e.blocking || (s.warp_specialized && e.from != e.to &&
                                              crosses(s.warps[e.from], s.warps[v]))))
                 blocking = true;

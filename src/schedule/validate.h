@@ -15,6 +15,6 @@ namespace kiln::schedule {
 
 // Empty when valid; otherwise one line per violation, naming the op, edge, unit or warp.
 // `g` must be the graph the schedule's times refer to (normalized when it was normalized).
-std::vector<std::string> validate_schedule(const LoopGraph& g, const Machine& m, const Schedule& s);
+std::vector<std::string> validate_schedule(const LoopGraph &g, const Machine &m, const Schedule &s);
 
 } // namespace kiln::schedule

@@ -9,7 +9,7 @@ using namespace kiln::schedule;
 
 namespace {
 
-std::string error_of(const std::string& text) {
+std::string error_of(const std::string &text) {
     auto g = parse_loop_graph(text, "graph.json");
     return g.ok() ? std::string("(parsed)") : g.error();
 }

@@ -8,7 +8,7 @@ using namespace kiln::schedule;
 
 namespace {
 
-LoopGraph normalized(const std::string& name) {
+LoopGraph normalized(const std::string &name) {
     auto n = normalize_graph(test::load(name), 300, {});
     EXPECT_TRUE(n.ok());
     return n->graph;
@@ -20,7 +20,7 @@ JointOptions with(Encoding e) {
     return o;
 }
 
-bool has(const std::vector<Family>& core, Family f) {
+bool has(const std::vector<Family> &core, Family f) {
     return std::find(core.begin(), core.end(), f) != core.end();
 }
 
@@ -34,7 +34,7 @@ TEST(JointSmt, Figure1LengthBoundary) {
 
 // The two encodings are two spellings of one problem: they must agree on every query.
 TEST(JointSmt, EncodingsAgree) {
-    for (const char* name : {"fig1_attention", "resource_and_recurrence", "warp_forces_ii",
+    for (const char *name : {"fig1_attention", "resource_and_recurrence", "warp_forces_ii",
                              "recurrence_distance2", "fa3_forward_hopper", "unsat_registers"}) {
         LoopGraph g = normalized(name);
         Machine m = test::machine_of(g);

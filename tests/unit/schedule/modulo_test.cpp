@@ -9,11 +9,11 @@ using namespace kiln::schedule;
 namespace {
 
 // Independent check of a pure modulo schedule: dependences and unit capacities.
-void expect_valid_modulo(const LoopGraph& g, const Machine& m, const ModuloSchedule& s) {
-    for (const auto& e : g.edges)
+void expect_valid_modulo(const LoopGraph &g, const Machine &m, const ModuloSchedule &s) {
+    for (const auto &e : g.edges)
         EXPECT_GE(s.start[e.to] + e.distance * s.ii - s.start[e.from], e.latency)
             << g.ops[e.from].name << " -> " << g.ops[e.to].name;
-    for (const auto& [unit, cap] : m.units) {
+    for (const auto &[unit, cap] : m.units) {
         std::vector<int> use(s.ii, 0);
         for (size_t v = 0; v < g.ops.size(); ++v)
             for (int64_t c = 0; c < g.ops[v].occupancy(unit); ++c)
@@ -23,7 +23,7 @@ void expect_valid_modulo(const LoopGraph& g, const Machine& m, const ModuloSched
     }
 }
 
-LoopGraph normalized(const std::string& name) {
+LoopGraph normalized(const std::string &name) {
     auto n = normalize_graph(test::load(name), 300, {});
     EXPECT_TRUE(n.ok());
     return n->graph;
@@ -57,7 +57,7 @@ TEST(ModuloIlp, Figure1) {
 
 TEST(ModuloIlp, HandCheckedOptima) {
     struct Case {
-        const char* graph;
+        const char *graph;
         int64_t mii, ii;
     };
     for (Case c : {Case{"resource_bound", 3, 3}, Case{"recurrence_distance2", 3, 3},

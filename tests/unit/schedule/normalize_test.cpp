@@ -7,7 +7,7 @@ using namespace kiln::schedule;
 
 namespace {
 
-int64_t ratio_error(const std::vector<int64_t>& c, const std::vector<int64_t>& n) {
+int64_t ratio_error(const std::vector<int64_t> &c, const std::vector<int64_t> &n) {
     int64_t f = 0;
     for (size_t i = 0; i < c.size(); ++i)
         for (size_t j = i + 1; j < c.size(); ++j)
@@ -16,7 +16,7 @@ int64_t ratio_error(const std::vector<int64_t>& c, const std::vector<int64_t>& n
 }
 
 // Exhaustive reference: the smallest F over every C' >= 1 with sum <= budget.
-int64_t brute_force_f(const std::vector<int64_t>& c, int64_t budget) {
+int64_t brute_force_f(const std::vector<int64_t> &c, int64_t budget) {
     std::vector<int64_t> n(c.size(), 1);
     int64_t best = INT64_MAX;
     std::function<void(size_t, int64_t)> rec = [&](size_t i, int64_t left) {
@@ -52,7 +52,7 @@ TEST(Normalize, ExactRatiosAtSmallestScale) {
 TEST(Normalize, MatchesExhaustiveOptimum) {
     const std::vector<std::vector<int64_t>> cases = {
         {1000, 333}, {997, 350, 120}, {1024, 700, 90}, {5, 7, 11}};
-    for (const auto& c : cases) {
+    for (const auto &c : cases) {
         const int64_t budget = 24;
         auto n = normalize_costs(c, budget, {});
         ASSERT_TRUE(n.ok()) << n.error();
@@ -81,9 +81,9 @@ TEST(Normalize, StreamingOpsGetZeroLatency) {
     ASSERT_TRUE(n.ok()) << n.error();
     int lk = g.find("LK");
     EXPECT_EQ(n->graph.ops[lk].latency, 0);
-    EXPECT_EQ(n->graph.ops[lk].occupancy("tma"), 1);          // 512 -> 1
-    EXPECT_EQ(n->graph.ops[g.find("S_a")].latency, 2);        // 1024 -> 2
-    for (const auto& e : n->graph.edges)
+    EXPECT_EQ(n->graph.ops[lk].occupancy("tma"), 1);   // 512 -> 1
+    EXPECT_EQ(n->graph.ops[g.find("S_a")].latency, 2); // 1024 -> 2
+    for (const auto &e : n->graph.edges)
         if (e.from == lk)
             EXPECT_EQ(e.latency, 0);
 }

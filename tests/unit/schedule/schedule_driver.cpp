@@ -4,7 +4,7 @@
 
 #include <CLI/CLI.hpp>
 
-int main(int argc, char** argv) {
+int main(int argc, char **argv) {
     CLI::App app{"kiln (schedule subcommand only)"};
     app.require_subcommand(1);
     kiln::schedule::register_cli(app);

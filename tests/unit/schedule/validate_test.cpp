@@ -35,7 +35,9 @@ Schedule fig1_schedule() {
     return s;
 }
 
-std::string first(const std::vector<std::string>& v) { return v.empty() ? "(valid)" : v.front(); }
+std::string first(const std::vector<std::string> &v) {
+    return v.empty() ? "(valid)" : v.front();
+}
 
 TEST(Validate, AcceptsFigure1) {
     EXPECT_EQ(first(validate_schedule(fig1(), hopper(), fig1_schedule())), "(valid)");
@@ -133,7 +135,7 @@ TEST(Validate, VariableLatencyWarpAndMemory) {
     LoopGraph raw = test::load("fa3_forward_hopper");
     auto r = find_schedule(raw, hopper(), {});
     ASSERT_TRUE(r.ok()) << r.error();
-    const LoopGraph& g = r->normalized;
+    const LoopGraph &g = r->normalized;
     EXPECT_EQ(first(validate_schedule(g, hopper(), r->schedule)), "(valid)");
 
     Schedule s = r->schedule;
