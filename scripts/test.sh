@@ -12,5 +12,8 @@ ctest --test-dir build --output-on-failure -j"$jobs"
 # Fuzzed parser input must give an error or a valid program, never a crash: run it where a
 # memory error cannot hide.
 cmake -S . -B build-asan -G Ninja -DCMAKE_BUILD_TYPE=Debug -DKILN_ASAN=ON >/dev/null
-ninja -C build-asan parser_fuzz_test
-KILN_FUZZ_CASES="${KILN_FUZZ_CASES:-3000}" ./build-asan/tests/unit/ir/parser_fuzz_test
+ninja -C build-asan kiln_ir_tests kiln_passes_tests
+KILN_FUZZ_CASES="${KILN_FUZZ_CASES:-3000}" ./build-asan/tests/unit/ir/kiln_ir_tests --gtest_filter='Fuzz.*'
+# The same mutated examples through verification and instantiation.
+./build-asan/tests/unit/passes/kiln_passes_tests --gtest_filter='Robustness.*'
+
