@@ -108,6 +108,19 @@ ModuloResult solve_modulo(const LoopGraph &g, const Machine &m, int64_t ii,
             continue;
         mip.add_row(as_row(row), static_cast<double>(e.latency - ii * e.distance), Mip::inf);
     }
+    // Earliest starts along distance-0 paths (the graph's distance-0 part is acyclic): implied
+    // by the dependence rows, but stated per op they tighten the LP relaxation considerably.
+    std::vector<int64_t> asap(n, 0);
+    for (int round = 0; round < n; ++round)
+        for (const auto& e : g.edges)
+            if (e.distance == 0)
+                asap[e.to] = std::max(asap[e.to], asap[e.from] + e.latency);
+    for (int v = 0; v < n; ++v)
+        if (asap[v] > 0) {
+            std::map<int, double> row;
+            start_expr(v, 1.0, row);
+            mip.add_row(as_row(row), static_cast<double>(asap[v]), Mip::inf);
+        }
     for (int v = 0; v < n; ++v) {
         std::map<int, double> row;
         row[len] = 1.0;
