@@ -84,6 +84,66 @@ struct EpilogueLinear {
         if constexpr (RuntimeAct) return activate(act, v);
         else return activate<ActT>(v);
     }
+
+    /// Whole-fragment form used by the wgmma kernel: acc[4j+e] holds (row0 + 8*(e/2),
+    /// col0 + 8j + e%2) (the wgmma accumulator layout). Loads of C and bias are issued in
+    /// batches of Chunk column groups with the uniform branches hoisted out of the loops, so
+    /// they overlap instead of serializing one global-load latency per element.
+    template <int NAcc>
+    __device__ __forceinline__ void apply(float (&acc)[NAcc], int row0, int col0, int b, int M,
+                                         int N) const {
+        constexpr int J = NAcc / 4, Chunk = 4;  // 4 column groups: few live registers (no spills)
+        static_assert(J % Chunk == 0, "fragment must hold a multiple of 4 column groups");
+        float rb[2] = {0.f, 0.f};
+        if (bias_mode == BiasMode::Row) {
+            if (row0 < M) rb[0] = load_as_float(bias, bias_type, b * batch_stride_bias + row0);
+            if (row0 + 8 < M) rb[1] = load_as_float(bias, bias_type, b * batch_stride_bias + row0 + 8);
+        }
+#pragma unroll
+        for (int jc = 0; jc < J; jc += Chunk) {
+            float* a = acc + 4 * jc;
+            auto col_of = [&](int i) { return col0 + 8 * jc + 8 * (i / 4) + i % 2; };
+            if (bias_mode == BiasMode::Col) {
+                float cb[Chunk * 2];
+                const int64_t base = b * batch_stride_bias;
+                auto ok = [&](int k) { return col_of(4 * (k / 2) + k % 2) < N; };
+                auto at = [&](int k) { return base + col_of(4 * (k / 2) + k % 2); };
+                if (bias_type == BiasType::F32) {
+#pragma unroll
+                    for (int k = 0; k < Chunk * 2; ++k)
+                        cb[k] = ok(k) ? static_cast<const float*>(bias)[at(k)] : 0.f;
+                } else if (bias_type == BiasType::BF16) {
+#pragma unroll
+                    for (int k = 0; k < Chunk * 2; ++k)
+                        cb[k] = ok(k) ? to_float(static_cast<const __nv_bfloat16*>(bias)[at(k)]) : 0.f;
+                } else {
+#pragma unroll
+                    for (int k = 0; k < Chunk * 2; ++k)
+                        cb[k] = ok(k) ? to_float(static_cast<const __half*>(bias)[at(k)]) : 0.f;
+                }
+#pragma unroll
+                for (int i = 0; i < Chunk * 4; ++i)
+                    a[i] = alpha * a[i] + cb[2 * (i / 4) + i % 2] + rb[(i % 4) / 2];
+            } else {
+#pragma unroll
+                for (int i = 0; i < Chunk * 4; ++i) a[i] = alpha * a[i] + rb[(i % 4) / 2];
+            }
+            if (beta != 0.f) {
+                float cv[Chunk * 4];
+                const CT* cp = c + b * batch_stride_c;
+#pragma unroll
+                for (int i = 0; i < Chunk * 4; ++i) {
+                    const int r = row0 + 8 * ((i % 4) / 2), cc = col_of(i);
+                    cv[i] = (r < M && cc < N) ? to_float(cp[int64_t(r) * ldc + cc]) : 0.f;
+                }
+#pragma unroll
+                for (int i = 0; i < Chunk * 4; ++i) a[i] += beta * cv[i];
+            }
+#pragma unroll
+            for (int i = 0; i < Chunk * 4; ++i)
+                a[i] = RuntimeAct ? activate(act, a[i]) : activate<ActT>(a[i]);
+        }
+    }
 };
 
 /// Applies `F` elementwise after `E`: D = f(e(acc, ...)).

@@ -67,7 +67,10 @@ __global__ void __launch_bounds__(Threads)
         for (int j = 0; j < 4; ++j) acc[i][j] = V{};
 
     using Block = Tile<Dim<'M', BM>, Dim<'N', BN>, Dim<'K', BK>>;
-    for (int k0 = 0; k0 < K; k0 += BK) {
+    int k_begin = 0, k_end = K;
+    if constexpr (requires { pred.k_range(0, 0, 0, 0, 0, 0, k_begin, k_end); })
+        pred.k_range(m0, n0, BM, BN, BK, K, k_begin, k_end);
+    for (int k0 = k_begin; k0 < k_end; k0 += BK) {
         if (!pred(m0, n0, k0, BM, BN, BK)) continue;  // uniform over the block
         Block blk;
         blk.base[0] = m0, blk.base[1] = n0, blk.base[2] = k0;

@@ -56,7 +56,7 @@ struct Config {
     static constexpr int BRowsPerCta = BN / ClusterM;
     static constexpr int Consumers = 2;  // warpgroups, 64 rows each
     static constexpr int Threads = 128 * (1 + Consumers);
-    static constexpr int ProducerRegs = 40, ConsumerRegs = 232;
+    static constexpr int ProducerRegs = 24, ConsumerRegs = 240;
     static constexpr auto Swizzle = dev::swizzle::Mode::B128;
     static_assert(sizeof(Element) == 2, "the wgmma path takes 16-bit inputs");
     static_assert(BK * sizeof(Element) == 128, "BK must span one 128B swizzle row");
@@ -202,12 +202,16 @@ __global__ void __launch_bounds__(Cfg::Threads, 1)
             const int col0 = tc.n * BN + dev::wgmma::accumulator_col(t, 0);
             typename Cfg::Out* dbase = d + tc.batch * batch_stride_d;
             const bool vec_ok = (ldd % 2) == 0;
+            if constexpr (requires { epi.apply(acc, row0, col0, tc.batch, p.M, p.N); }) {
+                epi.apply(acc, row0, col0, tc.batch, p.M, p.N);  // batched loads of C / bias
+            } else {
 #pragma unroll
-            for (int j = 0; j < BN / 8; ++j)
+                for (int j = 0; j < BN / 8; ++j)
 #pragma unroll
-                for (int e = 0; e < 4; ++e)
-                    acc[4 * j + e] =
-                        epi(acc[4 * j + e], row0 + 8 * (e / 2), col0 + 8 * j + (e % 2), tc.batch);
+                    for (int e = 0; e < 4; ++e)
+                        acc[4 * j + e] = epi(acc[4 * j + e], row0 + 8 * (e / 2),
+                                             col0 + 8 * j + (e % 2), tc.batch);
+            }
 #pragma unroll
             for (int h = 0; h < 2; ++h) {
                 const int row = row0 + 8 * h;

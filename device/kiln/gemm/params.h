@@ -20,12 +20,12 @@ constexpr int max_stages(int bm, int bn, int bk, int elem_bytes, int smem_bytes 
     return s < 1 ? 1 : s;
 }
 
-/// Heuristic: 128x256 tiles when they still give every SM at least one tile, else 128x128
+/// Heuristic: 128x256 tiles when they fill at least ~90% of the SMs in one wave, else 128x128
 /// (more, smaller tiles for skinny or small problems). Stages fill shared memory.
 constexpr Params default_params(int M, int N, int K, int batch, int elem_bytes, int sms) {
     Params p;
     long tiles256 = long((M + 127) / 128) * ((N + 255) / 256) * batch;
-    p.block_n = tiles256 >= sms ? 256 : 128;
+    p.block_n = tiles256 * 10 >= long(sms) * 9 ? 256 : 128;
     p.stages = max_stages(p.block_m, p.block_n, p.block_k, elem_bytes);
     if (p.stages > 6) p.stages = 6;
     return p;
