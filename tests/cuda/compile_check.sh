@@ -12,9 +12,11 @@ trap 'rm -rf "$TMP"' EXIT
 FLAGS=(-std=c++20 -O3 -gencode=arch=compute_90a,code=sm_90a -Xcompiler -fPIC -Idevice -Iinclude
        -Xptxas -v)
 if [ "${1:-}" = "--all" ]; then
-    TUS=(src/gemm/sm90_*.cu src/gemm/generic.cu src/gemm/gemm.cu tests/gpu/test_device_lib.cu)
+    TUS=(src/gemm/sm90_*.cu src/gemm/generic.cu src/gemm/special.cu src/gemm/gemm.cu
+         tests/gpu/test_device_lib.cu examples/gemm/*.cu)
 else
-    TUS=(src/gemm/sm90_bf16_bf16.cu src/gemm/generic.cu src/gemm/gemm.cu tests/gpu/test_device_lib.cu)
+    TUS=(src/gemm/sm90_bf16_bf16.cu src/gemm/generic.cu src/gemm/special.cu src/gemm/gemm.cu
+         tests/gpu/test_device_lib.cu examples/gemm/custom_epilogue.cu examples/gemm/linear_bias_gelu.cu)
 fi
 fail=0
 pids=()

@@ -139,10 +139,12 @@ struct EpilogueLinear {
 #pragma unroll
                 for (int i = 0; i < Chunk * 4; ++i) a[i] += beta * cv[i];
             }
-#pragma unroll
-            for (int i = 0; i < Chunk * 4; ++i)
-                a[i] = RuntimeAct ? activate(act, a[i]) : activate<ActT>(a[i]);
         }
+        // Activation in its own pass: keeps the load batches above and the transcendental
+        // temporaries from being live at the same time (GELU/SiLU spilled otherwise).
+#pragma unroll
+        for (int i = 0; i < NAcc; ++i)
+            acc[i] = RuntimeAct ? activate(act, acc[i]) : activate<ActT>(acc[i]);
     }
 };
 

@@ -56,7 +56,7 @@ struct Config {
     static constexpr int BRowsPerCta = BN / ClusterM;
     static constexpr int Consumers = 2;  // warpgroups, 64 rows each
     static constexpr int Threads = 128 * (1 + Consumers);
-    static constexpr int ProducerRegs = 24, ConsumerRegs = 240;
+    static constexpr int ProducerRegs = 40, ConsumerRegs = 232;
     static constexpr auto Swizzle = dev::swizzle::Mode::B128;
     static_assert(sizeof(Element) == 2, "the wgmma path takes 16-bit inputs");
     static_assert(BK * sizeof(Element) == 128, "BK must span one 128B swizzle row");
