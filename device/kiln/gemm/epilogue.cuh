@@ -92,8 +92,9 @@ struct EpilogueLinear {
     template <int NAcc>
     __device__ __forceinline__ void apply(float (&acc)[NAcc], int row0, int col0, int b, int M,
                                          int N) const {
-        constexpr int J = NAcc / 4, Chunk = 4;  // 4 column groups: few live registers (no spills)
-        static_assert(J % Chunk == 0, "fragment must hold a multiple of 4 column groups");
+        // 4 column groups per batch (2 for fp32 C): few live registers, no spills
+        constexpr int J = NAcc / 4, Chunk = sizeof(CT) >= 4 ? 2 : 4;
+        static_assert(J % Chunk == 0, "fragment must hold a multiple of Chunk column groups");
         float rb[2] = {0.f, 0.f};
         if (bias_mode == BiasMode::Row) {
             if (row0 < M) rb[0] = load_as_float(bias, bias_type, b * batch_stride_bias + row0);
