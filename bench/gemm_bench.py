@@ -97,9 +97,14 @@ for n in ([4096] if quick else [4096, 8192]):
     t_c = bench(lambda: torch.matmul(dm, b))
     t_k = bench(lambda: kg.diag_a(d, b, out))
     flop = 2.0 * n * n * n  # the dense product cuBLAS performs
-    rows.append(dict(kind="diagonal-A", shape=f"n={n}", M=n, N=n, K=n, path="generic",
+    rows.append(dict(kind="diagonal-A", shape=f"n={n}", M=n, N=n, K=n, path="diag-op",
                      rel_err=err, kiln_ms=t_k, cublas_ms=t_c, kiln_tflops=flop / t_k / 1e9,
-                     cublas_tflops=flop / t_c / 1e9, ratio=t_c / t_k))
+                     cublas_tflops=flop / t_c / 1e9, ratio=t_c / t_k,
+                     kiln_gbps=2 * n * n * 2 / t_k / 1e6))
+    t_g = bench(lambda: kg.diag_a(d, b, out, generic=True))
+    rows.append(dict(kind="diagonal-A tiled", shape=f"n={n}", M=n, N=n, K=n, path="generic",
+                     rel_err=err, kiln_ms=t_g, cublas_ms=t_c, kiln_tflops=flop / t_g / 1e9,
+                     cublas_tflops=flop / t_c / 1e9, ratio=t_c / t_g))
 if not quick:
     for n in (2048, 4096):
         a = torch.randn(n, n, device=dev, dtype=torch.complex64)

@@ -146,13 +146,16 @@ case_errors()
 
 def case_special():
     # diagonal A (layout + predicate), ragged size
-    for n, N in ((1000, 700), (256, 512)):
+    for n, N, odt, generic in ((1000, 700, torch.float32, True), (256, 512, torch.float32, True),
+                               (1000, 700, torch.float32, False), (1000, 704, torch.bfloat16, False),
+                               (333, 517, torch.bfloat16, False)):
         d = torch.randn(n, device=dev).bfloat16()
         b = torch.randn(n, N, device=dev).bfloat16()
-        out = torch.full((n, N), float("nan"), device=dev)
-        st = kg.diag_a(d, b, out)
+        out = torch.full((n, N), float("nan"), device=dev, dtype=odt)
+        st = kg.diag_a(d, b, out, generic)
         torch.cuda.synchronize()
-        report(f"diagonal A {n}x{N} bf16->f32", rel(out, d.double()[:, None] * b.double()), 1e-6,
+        report(f"diagonal A {n}x{N} bf16->{str(odt)[6:]} {'generic' if generic else 'operator'}",
+               rel(out, d.double()[:, None] * b.double()), 1e-6 if odt == torch.float32 else 5e-3,
                st, "generic")
     # complex (interleaved) and dual numbers
     a = torch.randn(150, 70, device=dev, dtype=torch.complex64)

@@ -67,10 +67,12 @@ def _special(kind, ta, tb, M, N, K, a, lda, b, ldb, c, ldc, a_dtype):
     return STATUS[st]
 
 
-def diag_a(d, b, out):
-    """out(n x N) = diag(d) @ b(n x N)."""
+def diag_a(d, b, out, generic=False):
+    """out(n x N) = diag(d) @ b(n x N). generic=True: Diagonal layout + predicate on the tiled
+    kernel instead of the specialized diagonal operator."""
     n, N = b.shape
-    return _special(0, "N", "N", n, N, n, d, 1, b, b.stride(0), out, out.stride(0), d.dtype)
+    return _special(3 if generic else 0, "N", "N", n, N, n, d, 1, b, b.stride(0), out,
+                    out.stride(0), d.dtype)
 
 
 def cgemm(a, b, out):

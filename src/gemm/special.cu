@@ -1,5 +1,6 @@
 // The GemmKernels §5 variants on the generic kernel: diagonal operands (layout + predicate),
 // complex and dual numbers (value types + interleaved layouts), GETT (tensor layouts).
+#include <algorithm>
 #include <cstring>
 #include <string>
 #include <cuda_bf16.h>
@@ -13,9 +14,56 @@ namespace {
 
 Status launched() { return cudaGetLastError() == cudaSuccess ? Status::Success : Status::CudaError; }
 
+/// The diagonal operator specialized all the way down: with A = diag(d), every output element
+/// is one product, D[r][c] = d[r] * B[r][c], so the GEMM is a bandwidth-bound row scaling.
+/// 8 elements (16 bytes of bf16) per thread when rows are 16-byte aligned, else scalar.
+template <class In, class Out, int V>
+__global__ void diag_scale_kernel(const In* __restrict__ d, const In* __restrict__ b, int64_t ldb,
+                                  Out* __restrict__ c, int64_t ldc, int n, int N) {
+    const int vec_per_row = (N + V - 1) / V;
+    const int64_t total = int64_t(n) * vec_per_row;
+    for (int64_t i = blockIdx.x * int64_t(blockDim.x) + threadIdx.x; i < total;
+         i += int64_t(gridDim.x) * blockDim.x) {
+        const int r = int(i / vec_per_row), c0 = int(i % vec_per_row) * V;
+        const float s = to_float(d[r]);
+        if constexpr (V == 8 && sizeof(In) == 2 && sizeof(Out) == 2) {
+            if (c0 + V <= N) {
+                uint4 raw = *reinterpret_cast<const uint4*>(b + r * ldb + c0);
+                const In* x = reinterpret_cast<const In*>(&raw);
+                Out y[8];
+#pragma unroll
+                for (int k = 0; k < 8; ++k) y[k] = from_float<Out>(s * to_float(x[k]));
+                *reinterpret_cast<uint4*>(c + r * ldc + c0) = *reinterpret_cast<const uint4*>(y);
+                continue;
+            }
+        }
+        for (int k = 0; k < V && c0 + k < N; ++k)
+            c[r * ldc + c0 + k] = from_float<Out>(s * to_float(b[r * ldb + c0 + k]));
+    }
+}
+
+template <class In, class Out>
+Status diag_scale(int n, int N, const void* d, const void* B, int64_t ldb, void* C, int64_t ldc,
+                  cudaStream_t stream) {
+    const bool vec = sizeof(In) == 2 && sizeof(Out) == 2 && ldb % 8 == 0 && ldc % 8 == 0 &&
+                     reinterpret_cast<uintptr_t>(B) % 16 == 0 && reinterpret_cast<uintptr_t>(C) % 16 == 0;
+    const int64_t work = int64_t(n) * ((N + 7) / 8);
+    const int blocks = int(std::min<int64_t>((work + 255) / 256, 132 * 16));
+    if (vec)
+        diag_scale_kernel<In, Out, 8><<<blocks, 256, 0, stream>>>(
+            static_cast<const In*>(d), static_cast<const In*>(B), ldb, static_cast<Out*>(C), ldc, n, N);
+    else
+        diag_scale_kernel<In, Out, 1><<<blocks * 8, 256, 0, stream>>>(
+            static_cast<const In*>(d), static_cast<const In*>(B), ldb, static_cast<Out*>(C), ldc, n, N);
+    return launched();
+}
+
 template <class In, class Out>
 Status diag_typed(int n, int N, const void* d, const void* B, int64_t ldb, void* C, int64_t ldc,
                   const Options& o) {
+    if (o.batch == 1 && o.path != Path::Generic)  // the specialized operator (see above)
+        return diag_scale<In, Out>(n, N, d, B, ldb, C, ldc, static_cast<cudaStream_t>(o.stream));
+    // Generic form: Diagonal layout + DiagonalA predicate on the tiled FPU kernel.
     layout::Diagonal<In> la{static_cast<const In*>(d), n, o.stride_a};
     layout::Strided<In> lb{static_cast<const In*>(B), n, N, ldb, 1, o.stride_b};
     generic::StridedOut<Out> out{static_cast<Out*>(C), ldc, 1, o.stride_c};
@@ -179,7 +227,7 @@ Status contract(const char* spec, const int* extents, const void* A, const void*
 
 }  // namespace kiln::gemm
 
-// C entry points (ctypes). kind: 0 = diagonal A, 1 = complex, 2 = dual.
+// C entry points (ctypes). kind: 0 = diagonal A, 1 = complex, 2 = dual, 3 = diagonal A (generic).
 extern "C" int kiln_gemm_special(int kind, int ta, int tb, int M, int N, int K, const void* A,
                                  int64_t lda, const void* B, int64_t ldb, void* C, int64_t ldc,
                                  int a_type, int c_type, void* stream) {
@@ -188,7 +236,8 @@ extern "C" int kiln_gemm_special(int kind, int ta, int tb, int M, int N, int K, 
     o.a_type = o.b_type = static_cast<DataType>(a_type);
     o.c_type = static_cast<DataType>(c_type);
     o.stream = stream;
-    Status s = kind == 0 ? gemm_diagonal_a(M, N, A, B, ldb, C, ldc, o)
+    if (kind == 3) o.path = Path::Generic;  // diagonal A through the generic tiled kernel
+    Status s = (kind == 0 || kind == 3) ? gemm_diagonal_a(M, N, A, B, ldb, C, ldc, o)
              : kind == 1 ? cgemm(static_cast<Op>(ta), static_cast<Op>(tb), M, N, K, A, lda, B, ldb, C, ldc, o)
                          : dual_gemm(static_cast<Op>(ta), static_cast<Op>(tb), M, N, K, A, lda, B, ldb, C, ldc, o);
     return static_cast<int>(s);
