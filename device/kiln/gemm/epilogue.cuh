@@ -93,7 +93,7 @@ struct EpilogueLinear {
     __device__ __forceinline__ void apply(float (&acc)[NAcc], int row0, int col0, int b, int M,
                                          int N) const {
         // 4 column groups per batch (2 for fp32 C): few live registers, no spills
-        constexpr int J = NAcc / 4, Chunk = sizeof(CT) >= 4 ? 2 : 4;
+        constexpr int J = NAcc / 4, Chunk = 4;
         static_assert(J % Chunk == 0, "fragment must hold a multiple of Chunk column groups");
         float rb[2] = {0.f, 0.f};
         if (bias_mode == BiasMode::Row) {

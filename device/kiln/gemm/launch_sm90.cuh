@@ -45,6 +45,8 @@ cudaError_t launch(const typename Cfg::Element* a, int64_t lda, int64_t stride_a
         !dev::tma::make_tensor_map<3>(&mb, tma_dtype<E>(), b, dims_b, str_b, box_b, Cfg::Swizzle))
         return cudaErrorInvalidValue;
 
+    // KILN_GEMM_GROUP_M overrides the rasterization group (tuning experiments only).
+    if (const char* g = std::getenv("KILN_GEMM_GROUP_M")) group_m = std::max(1, std::atoi(g));
     // The scheduler walks cluster tiles (ClusterM M-tiles each); see gemm_kernel.
     const int tiles_m = (M + Cfg::BM - 1) / Cfg::BM;
     TileScheduler sched{(tiles_m + Cfg::ClusterM - 1) / Cfg::ClusterM, (N + Cfg::BN - 1) / Cfg::BN,
