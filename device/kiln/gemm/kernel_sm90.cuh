@@ -204,8 +204,8 @@ __global__ void __launch_bounds__(Cfg::Threads, 1)
             const bool vec_ok = (ldd % 2) == 0;
             if constexpr (requires { epi.apply(acc, row0, col0, tc.batch, p.M, p.N); }) {
                 epi.apply(acc, row0, col0, tc.batch, p.M, p.N);  // batched loads of C / bias
-                // Pin the results in registers here: without this ptxas interleaves the
-                // epilogue's loads with the stores and spilled (fp32 output, BN = 256).
+                // Results pinned before the store pass. Known: the fp32-output, no-activation,
+                // BN = 256 instantiation still spills 60 bytes in ptxas (see bench/NOTES.md).
                 dev::wgmma::fence_operand(acc);
             } else {
 #pragma unroll
