@@ -55,7 +55,7 @@ ExprPtr neg(ExprPtr a, Loc loc) {
     return e;
 }
 
-bool equal(const Expr &a, const Expr &b) {
+bool equal(const Expr& a, const Expr& b) {
     if (a.kind != b.kind || a.int_value != b.int_value || a.name != b.name ||
         a.args.size() != b.args.size())
         return false;
@@ -67,7 +67,7 @@ bool equal(const Expr &a, const Expr &b) {
     return true;
 }
 
-bool equal(const ExprPtr &a, const ExprPtr &b) {
+bool equal(const ExprPtr& a, const ExprPtr& b) {
     if (!a || !b)
         return a == b;
     return equal(*a, *b);
@@ -104,9 +104,9 @@ std::string format_float(double v) {
     return s;
 }
 
-void print(const Expr &e, std::string &out);
+void print(const Expr& e, std::string& out);
 
-void print_operand(const Expr &child, int parent_prec, bool right, std::string &out) {
+void print_operand(const Expr& child, int parent_prec, bool right, std::string& out) {
     int p = precedence(child.kind);
     // Left-associative operators: the right operand needs parentheses at equal precedence.
     bool parens = p < parent_prec || (right && p == parent_prec && parent_prec < 3);
@@ -117,7 +117,7 @@ void print_operand(const Expr &child, int parent_prec, bool right, std::string &
         out += ")";
 }
 
-const char *infix(ExprKind k) {
+const char* infix(ExprKind k) {
     switch (k) {
     case ExprKind::Add:
         return " + ";
@@ -134,7 +134,7 @@ const char *infix(ExprKind k) {
     }
 }
 
-const char *call_name(ExprKind k) {
+const char* call_name(ExprKind k) {
     switch (k) {
     case ExprKind::CeilDiv:
         return "ceildiv";
@@ -147,7 +147,7 @@ const char *call_name(ExprKind k) {
     }
 }
 
-void print(const Expr &e, std::string &out) {
+void print(const Expr& e, std::string& out) {
     switch (e.kind) {
     case ExprKind::Int:
         out += std::to_string(e.int_value);
@@ -168,7 +168,7 @@ void print(const Expr &e, std::string &out) {
     default:
         break;
     }
-    if (const char *op = infix(e.kind)) {
+    if (const char* op = infix(e.kind)) {
         int p = precedence(e.kind);
         print_operand(*e.args[0], p, false, out);
         out += op;
@@ -190,11 +190,9 @@ int64_t floor_div(int64_t a, int64_t b) {
     return q;
 }
 
-int64_t floor_mod(int64_t a, int64_t b) {
-    return a - floor_div(a, b) * b;
-}
+int64_t floor_mod(int64_t a, int64_t b) { return a - floor_div(a, b) * b; }
 
-Value eval(const Expr &e, const NameLookup &names, const GridLookup &grids) {
+Value eval(const Expr& e, const NameLookup& names, const GridLookup& grids) {
     switch (e.kind) {
     case ExprKind::Int:
         return Value::of_int(e.int_value);
@@ -271,34 +269,32 @@ Value eval(const Expr &e, const NameLookup &names, const GridLookup &grids) {
 
 } // namespace
 
-std::string to_string(const Expr &e) {
+std::string to_string(const Expr& e) {
     std::string out;
     print(e, out);
     return out;
 }
 
-std::string to_string(const ExprPtr &e) {
-    return e ? to_string(*e) : std::string("<null>");
-}
+std::string to_string(const ExprPtr& e) { return e ? to_string(*e) : std::string("<null>"); }
 
-void collect_names(const Expr &e, std::vector<std::string> &out) {
+void collect_names(const Expr& e, std::vector<std::string>& out) {
     if (e.kind == ExprKind::Name)
         out.push_back(e.name);
     if (e.kind == ExprKind::Grid)
         out.push_back("." + e.name);
-    for (const auto &a : e.args)
+    for (const auto& a : e.args)
         collect_names(*a, out);
 }
 
-Result<Value> evaluate(const Expr &e, const NameLookup &names, const GridLookup &grids) {
+Result<Value> evaluate(const Expr& e, const NameLookup& names, const GridLookup& grids) {
     try {
         return eval(e, names, grids);
-    } catch (const DiagnosticError &err) {
+    } catch (const DiagnosticError& err) {
         return err.diag;
     }
 }
 
-Result<int64_t> evaluate_int(const Expr &e, const NameLookup &names, const GridLookup &grids) {
+Result<int64_t> evaluate_int(const Expr& e, const NameLookup& names, const GridLookup& grids) {
     auto v = evaluate(e, names, grids);
     if (!v)
         return v.errors();

@@ -38,10 +38,11 @@ std::string printable(char c) {
 
 class Lexer {
 public:
-    Lexer(std::string_view text, const std::string &filename) : s_(text), file_(filename) {}
+    Lexer(std::string_view text, const std::string& filename) : s_(text), file_(filename) {}
 
     std::vector<Token> run() {
         std::vector<Token> out;
+        out.reserve(s_.size() / 4); // about one token per four bytes of typical source
         for (;;) {
             bool newline = skip_space_and_comments();
             Token t;
@@ -59,7 +60,7 @@ public:
 
 private:
     std::string_view s_;
-    const std::string &file_;
+    const std::string& file_;
     std::size_t i_ = 0;
     int line_ = 1;
     std::size_t line_start_ = 0;
@@ -94,7 +95,7 @@ private:
         return newline;
     }
 
-    void read_token(Token &t) {
+    void read_token(Token& t) {
         char c = s_[i_];
         if (is_ident_start(c)) {
             std::size_t b = i_;
@@ -125,7 +126,7 @@ private:
     }
 
     // digits ['.' digits] [('e'|'E') ['+'|'-'] digits]; a '.' or exponent makes it a float.
-    void read_number(Token &t) {
+    void read_number(Token& t) {
         std::size_t b = i_;
         skip_digits();
         bool is_float = false;
@@ -145,8 +146,8 @@ private:
             }
         }
         t.text = std::string(s_.substr(b, i_ - b));
-        const char *first = t.text.data();
-        const char *last = first + t.text.size();
+        const char* first = t.text.data();
+        const char* last = first + t.text.size();
         if (is_float) {
             t.kind = TokenKind::Float;
             auto r = std::from_chars(first, last, t.float_value);
@@ -160,7 +161,7 @@ private:
         }
     }
 
-    void read_string(Token &t) {
+    void read_string(Token& t) {
         std::size_t b = ++i_;
         while (i_ < s_.size() && s_[i_] != '"' && s_[i_] != '\n')
             ++i_;
@@ -174,10 +175,10 @@ private:
 
 } // namespace
 
-Result<std::vector<Token>> lex(std::string_view text, const std::string &filename) {
+Result<std::vector<Token>> lex(std::string_view text, const std::string& filename) {
     try {
         return Lexer(text, filename).run();
-    } catch (const DiagnosticError &e) {
+    } catch (const DiagnosticError& e) {
         return e.diag;
     }
 }

@@ -37,6 +37,6 @@ struct Token {
 
 // Splits `text` into tokens ending with one End token. Fails on a character outside the
 // language, an unterminated string, or a numeric literal out of range.
-Result<std::vector<Token>> lex(std::string_view text, const std::string &filename);
+Result<std::vector<Token>> lex(std::string_view text, const std::string& filename);
 
 } // namespace kiln::ir

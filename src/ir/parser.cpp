@@ -16,7 +16,7 @@ namespace {
 // tree afterwards) must not exhaust the stack on hostile input.
 constexpr int kMaxNesting = 200;
 
-std::string where(const Loc &l) {
+std::string where(const Loc& l) {
     return l.file + ":" + std::to_string(l.line) + ":" + std::to_string(l.col);
 }
 
@@ -47,7 +47,7 @@ struct Parsed {
 
 class Parser {
 public:
-    Parser(std::vector<Token> tokens, const std::string &file)
+    Parser(std::vector<Token> tokens, const std::string& file)
         : toks_(std::move(tokens)), file_(file) {}
 
     Program run() {
@@ -60,7 +60,7 @@ public:
 
 private:
     std::vector<Token> toks_;
-    const std::string &file_;
+    const std::string& file_;
     std::size_t pos_ = 0;
     int nesting_ = 0;
     Program prog_;
@@ -69,22 +69,22 @@ private:
 
     // ---- token cursor ----
 
-    const Token &peek(std::size_t k = 0) const {
+    const Token& peek(std::size_t k = 0) const {
         return toks_[std::min(pos_ + k, toks_.size() - 1)];
     }
-    const Token &next() {
-        const Token &t = toks_[pos_];
+    const Token& next() {
+        const Token& t = toks_[pos_];
         if (pos_ + 1 < toks_.size())
             ++pos_;
         return t;
     }
     bool at_end() const { return peek().kind == TokenKind::End; }
-    Loc loc(const Token &t) const { return Loc{file_, t.line, t.col}; }
+    Loc loc(const Token& t) const { return Loc{file_, t.line, t.col}; }
 
-    [[noreturn]] void fail(const Token &t, std::string message) const {
+    [[noreturn]] void fail(const Token& t, std::string message) const {
         fail_at(loc(t), std::move(message));
     }
-    [[noreturn]] void expected(const std::string &what) const {
+    [[noreturn]] void expected(const std::string& what) const {
         fail(peek(), "expected " + what + ", found " + peek().describe());
     }
     bool accept(std::string_view punct) {
@@ -94,22 +94,22 @@ private:
         return true;
     }
     // expect("]", "after tile dimensions") fails with "expected ']' after tile dimensions, ..."
-    const Token &expect(std::string_view punct, const std::string &context) {
+    const Token& expect(std::string_view punct, const std::string& context) {
         if (!peek().is(punct))
             expected("'" + std::string(punct) + "' " + context);
         return next();
     }
-    const Token &expect_ident(const std::string &what) {
+    const Token& expect_ident(const std::string& what) {
         if (peek().kind != TokenKind::Ident)
             expected(what);
         return next();
     }
-    void expect_keyword(std::string_view word, const std::string &context) {
+    void expect_keyword(std::string_view word, const std::string& context) {
         if (!peek().is_ident(word))
             expected("'" + std::string(word) + "' " + context);
         next();
     }
-    const Token &expect_int(const std::string &what) {
+    const Token& expect_int(const std::string& what) {
         if (peek().kind != TokenKind::Int)
             expected(what);
         return next();
@@ -119,8 +119,8 @@ private:
             next();
     }
     // Statements are separated by newlines or ';' (a '}' also ends the last one of a block).
-    void end_statement(const std::string &after) {
-        const Token &t = peek();
+    void end_statement(const std::string& after) {
+        const Token& t = peek();
         if (t.kind == TokenKind::End || t.first_on_line || t.is(";") || t.is("}"))
             return;
         expected("newline or ';' after " + after);
@@ -128,8 +128,8 @@ private:
 
     // Bounds the recursion of the descent; one guard per nested construct.
     struct NestingGuard {
-        Parser &p;
-        NestingGuard(Parser &parser, const Token &at) : p(parser) {
+        Parser& p;
+        NestingGuard(Parser& parser, const Token& at) : p(parser) {
             if (++p.nesting_ > kMaxNesting)
                 p.fail(at,
                        "nesting too deep (more than " + std::to_string(kMaxNesting) + " levels)");
@@ -138,7 +138,7 @@ private:
     };
 
     // Runs `item` for each element of "a, b, c CLOSE" (the opening token is already consumed).
-    template <class F> void parse_list(std::string_view close, const std::string &context, F item) {
+    template <class F> void parse_list(std::string_view close, const std::string& context, F item) {
         if (accept(close))
             return;
         do {
@@ -150,7 +150,7 @@ private:
     // ---- top level ----
 
     void parse_declaration() {
-        const Token &t = peek();
+        const Token& t = peek();
         if (t.is_ident("program"))
             parse_program_name();
         else if (t.is_ident("sizes"))
@@ -168,7 +168,7 @@ private:
     }
 
     void parse_program_name() {
-        const Token &kw = next();
+        const Token& kw = next();
         if (!prog_.name.empty())
             fail(kw, "duplicate 'program' declaration (first at " + where(prog_.loc) + ")");
         prog_.loc = loc(kw);
@@ -179,8 +179,8 @@ private:
     void parse_sizes() {
         next();
         do {
-            const Token &name = expect_ident("a size symbol");
-            for (const auto &s : prog_.sizes)
+            const Token& name = expect_ident("a size symbol");
+            for (const auto& s : prog_.sizes)
                 if (s.name == name.text)
                     fail(name, "duplicate size '" + name.text + "' (first defined at " +
                                    where(s.loc) + ")");
@@ -192,9 +192,9 @@ private:
     }
 
     // A number with an optional sign: reference attributes such as `scale = 0.125`.
-    double parse_signed_number(const std::string &what) {
+    double parse_signed_number(const std::string& what) {
         bool negative = accept("-");
-        const Token &t = peek();
+        const Token& t = peek();
         double v;
         if (t.kind == TokenKind::Int)
             v = static_cast<double>(t.int_value);
@@ -209,7 +209,7 @@ private:
     }
 
     void parse_reference() {
-        const Token &kw = next();
+        const Token& kw = next();
         if (prog_.reference)
             fail(kw, "duplicate 'reference' declaration (first at " + where(prog_.reference->loc) +
                          ")");
@@ -229,17 +229,17 @@ private:
     }
 
     void parse_task() {
-        const Token &kw = next();
+        const Token& kw = next();
         Task task;
         task.loc = loc(kw);
         task.name = expect_ident("a task name after 'task'").text;
-        if (const Task *first = prog_.find_task(task.name))
+        if (const Task* first = prog_.find_task(task.name))
             fail(kw,
                  "duplicate task '" + task.name + "' (first defined at " + where(first->loc) + ")");
         expect("(", "after task name '" + task.name + "'");
         parse_list(")", "after the parameters of task '" + task.name + "'", [&] {
             Param p = parse_param();
-            if (const Param *first = task.find_param(p.name))
+            if (const Param* first = task.find_param(p.name))
                 fail_at(p.loc, "duplicate parameter '" + p.name + "' in task '" + task.name +
                                    "' (first defined at " + where(first->loc) + ")");
             task.params.push_back(std::move(p));
@@ -250,12 +250,12 @@ private:
 
     // NAME: PRIVILEGE DTYPE[DIMS]  or  NAME: i32 | f32
     Param parse_param() {
-        const Token &name = expect_ident("a parameter name");
+        const Token& name = expect_ident("a parameter name");
         Param p;
         p.name = name.text;
         p.loc = loc(name);
         expect(":", "after parameter name '" + p.name + "'");
-        const Token &t = peek();
+        const Token& t = peek();
         if (t.kind != TokenKind::Ident)
             expected("a privilege or scalar type for parameter '" + p.name + "'");
         if (auto scalar = parse_dtype(t.text)) {
@@ -288,11 +288,11 @@ private:
     }
 
     Privilege parse_privilege() {
-        const Token &t = next();
+        const Token& t = next();
         std::string word = t.text;
         if (t.is_ident("reduce") && peek().is("(")) {
             next();
-            const Token &op = next();
+            const Token& op = next();
             word += "(" + op.text + ")";
             if (!peek().is(")"))
                 expected("')' after '" + word.substr(0, word.size() - 1) + "'");
@@ -305,7 +305,7 @@ private:
     }
 
     DType parse_dtype_name() {
-        const Token &t = peek();
+        const Token& t = peek();
         if (t.kind != TokenKind::Ident)
             expected("a dtype (" + one_of(kDTypes) + ")");
         auto d = parse_dtype(t.text);
@@ -316,15 +316,15 @@ private:
     }
 
     void parse_variant() {
-        const Token &kw = next();
+        const Token& kw = next();
         Variant v;
         v.loc = loc(kw);
         v.name = expect_ident("a variant name after 'variant'").text;
-        if (const Variant *first = prog_.find_variant(v.name))
+        if (const Variant* first = prog_.find_variant(v.name))
             fail(kw,
                  "duplicate variant '" + v.name + "' (first defined at " + where(first->loc) + ")");
         expect_keyword("of", "after variant name '" + v.name + "'");
-        const Token &task = expect_ident("a task name after 'of'");
+        const Token& task = expect_ident("a task name after 'of'");
         v.task = task.text;
         if (peek().is_ident("leaf"))
             v.is_leaf = true;
@@ -340,7 +340,7 @@ private:
     // ---- statements ----
 
     std::vector<Stmt> parse_block(bool leaf) {
-        const Token &open = expect("{", "to open a block");
+        const Token& open = expect("{", "to open a block");
         NestingGuard guard(*this, open);
         std::vector<Stmt> body;
         for (skip_separators(); !peek().is("}"); skip_separators()) {
@@ -353,8 +353,8 @@ private:
     }
 
     Stmt parse_statement(bool leaf) {
-        const Token &t = peek();
-        const char *where_leaf = " is not allowed in a leaf variant";
+        const Token& t = peek();
+        const char* where_leaf = " is not allowed in a leaf variant";
         if (t.is_ident("let"))
             return parse_let(leaf);
         if (t.is_ident("tunable")) {
@@ -386,7 +386,7 @@ private:
     }
 
     Stmt parse_tunable() {
-        const Token &kw = next();
+        const Token& kw = next();
         TunableDecl d;
         d.loc = loc(kw);
         do {
@@ -397,12 +397,13 @@ private:
     }
 
     Stmt parse_let(bool leaf) {
-        const Token &kw = next();
-        const Token &name_tok = expect_ident("a name after 'let'");
+        const Token& kw = next();
+        const Token& name_tok = expect_ident("a name after 'let'");
         std::string name = name_tok.text;
         expect("=", "after 'let " + name + "'");
-        const Token &t = peek();
-        bool is_tensor = t.is_ident("tensor") && peek(1).kind == TokenKind::Ident;
+        const Token& t = peek();
+        bool is_tensor =
+            t.is_ident("tensor") && peek(1).kind == TokenKind::Ident && !peek(1).first_on_line;
         if (leaf && !is_tensor)
             fail(t, "only 'let " + name + " = tensor ...' is allowed in a leaf variant");
         Stmt s;
@@ -418,7 +419,7 @@ private:
         return s;
     }
 
-    LetTensor parse_let_tensor(const std::string &name, Loc at) {
+    LetTensor parse_let_tensor(const std::string& name, Loc at) {
         next(); // tensor
         LetTensor lt;
         lt.name = name;
@@ -429,7 +430,7 @@ private:
         return lt;
     }
 
-    std::string parse_partition_source(const char *op) {
+    std::string parse_partition_source(const char* op) {
         next(); // blocks | mma
         expect("(", std::string("after '") + op + "'");
         std::string source =
@@ -439,19 +440,16 @@ private:
     }
 
     // blocks(T, [TILE], pad)
-    LetBlocks parse_blocks(const std::string &name, Loc at) {
+    LetBlocks parse_blocks(const std::string& name, Loc at) {
         LetBlocks b;
         b.name = name;
         b.loc = std::move(at);
         b.source = parse_partition_source("blocks");
         expect("[", "before tile dimensions");
         parse_list("]", "after tile dimensions", [&] {
-            if (peek().is_ident("_") && (peek(1).is(",") || peek(1).is("]"))) {
-                next();
-                b.tile.push_back(nullptr);
-            } else {
-                b.tile.push_back(parse_expr().e);
-            }
+            // `_` marks a squeezed dimension: the tree that prints as `_` (also `(_)`) means it.
+            ExprPtr d = parse_expr().e;
+            b.tile.push_back(d->kind == ExprKind::Name && d->name == "_" ? nullptr : d);
         });
         if (accept(",")) {
             expect_keyword("pad", "after tile dimensions");
@@ -462,12 +460,12 @@ private:
     }
 
     // mma(T, ROLE, LEVEL[, N]) — N (the instruction's N) at WARPGROUP level only
-    LetMma parse_mma(const std::string &name, Loc at) {
+    LetMma parse_mma(const std::string& name, Loc at) {
         LetMma m;
         m.name = name;
         m.loc = std::move(at);
         m.source = parse_partition_source("mma");
-        const Token &role = expect_ident("an mma role (" + one_of(kRoles) + ")");
+        const Token& role = expect_ident("an mma role (" + one_of(kRoles) + ")");
         auto r = parse_mma_role(role.text);
         if (!r)
             fail(role,
@@ -476,7 +474,7 @@ private:
         expect(",", "after the mma role");
         m.level = parse_level_name();
         if (accept(",")) {
-            const Token &at_n = peek();
+            const Token& at_n = peek();
             m.n = parse_expr().e;
             if (m.level != Level::Warpgroup)
                 fail(at_n, "the instruction N of an mma partition is given at WARPGROUP level "
@@ -491,7 +489,7 @@ private:
     }
 
     Level parse_level_name() {
-        const Token &t = expect_ident("a processor level (" + one_of(kLevels) + ")");
+        const Token& t = expect_ident("a processor level (" + one_of(kLevels) + ")");
         auto l = parse_level(t.text);
         if (!l)
             fail(t, "unknown processor level '" + t.text + "' (expected one of " + one_of(kLevels) +
@@ -501,7 +499,7 @@ private:
 
     // launch [LABEL] TASK(ARGS)
     Stmt parse_launch() {
-        const Token &kw = next();
+        const Token& kw = next();
         Launch l;
         l.loc = loc(kw);
         if (accept("[")) {
@@ -518,7 +516,7 @@ private:
 
     // srange VARS in DOMAIN { BODY }: VARS is `i` or `(i, j)`; DOMAIN is `[E, ...]` or `P.grid`.
     Stmt parse_loop() {
-        const Token &kw = next();
+        const Token& kw = next();
         Loop loop;
         loop.parallel = kw.text == "prange";
         loop.loc = loc(kw);
@@ -548,8 +546,8 @@ private:
 
     // OP(OPERANDS) or call_external("fn", OPERANDS)
     Stmt parse_leaf_op() {
-        const Token &name = next();
-        const LeafOpInfo *info = find_leaf_op(name.text);
+        const Token& name = next();
+        const LeafOpInfo* info = find_leaf_op(name.text);
         LeafOp op;
         op.op = name.text;
         op.loc = loc(name);
@@ -578,7 +576,7 @@ private:
     // `P[i, j]` is a TensorRef; anything else is parsed as an expression, and resolve_operands
     // later turns a bare name of a tensor in scope into a TensorRef.
     Operand parse_operand() {
-        const Token &t = peek();
+        const Token& t = peek();
         if (t.kind == TokenKind::String)
             fail(t, "a string is only allowed as the function name of call_external");
         if (t.kind == TokenKind::Ident && peek(1).is("[")) {
@@ -598,7 +596,7 @@ private:
 
     Parsed parse_expr() { return parse_binary(0); }
 
-    static std::optional<ExprKind> binary_op(const Token &t, int level) {
+    static std::optional<ExprKind> binary_op(const Token& t, int level) {
         if (level == 0 && t.is("+"))
             return ExprKind::Add;
         if (level == 0 && t.is("-"))
@@ -615,14 +613,14 @@ private:
     Parsed parse_binary(int level) {
         Parsed lhs = level == 0 ? parse_binary(1) : parse_unary();
         while (auto kind = binary_op(peek(), level)) {
-            const Token &op = next();
+            const Token& op = next();
             Parsed rhs = level == 0 ? parse_binary(1) : parse_unary();
             lhs = combine(op, {binary(*kind, lhs.e, rhs.e, lhs.e->loc)}, lhs, rhs);
         }
         return lhs;
     }
 
-    Parsed combine(const Token &at, Parsed node, const Parsed &a, const Parsed &b = {}) {
+    Parsed combine(const Token& at, Parsed node, const Parsed& a, const Parsed& b = {}) {
         node.depth = std::max(a.depth, b.depth) + 1;
         if (node.depth > kMaxNesting)
             fail(at, "nesting too deep (more than " + std::to_string(kMaxNesting) + " levels)");
@@ -633,10 +631,10 @@ private:
     Parsed parse_unary() {
         if (!peek().is("-"))
             return parse_primary();
-        const Token &minus = next();
+        const Token& minus = next();
         NestingGuard guard(*this, minus);
         Parsed operand = parse_unary();
-        const Expr &x = *operand.e;
+        const Expr& x = *operand.e;
         if (x.kind == ExprKind::Int)
             return {int_lit(-x.int_value, loc(minus)), operand.depth};
         if (x.kind == ExprKind::Float)
@@ -645,7 +643,7 @@ private:
     }
 
     Parsed parse_primary() {
-        const Token &t = peek();
+        const Token& t = peek();
         Loc at = loc(t);
         switch (t.kind) {
         case TokenKind::Int:
@@ -683,7 +681,7 @@ private:
     }
 
     // ceildiv(a, b), min(a, b), max(a, b)
-    Parsed parse_call(const Token &fn) {
+    Parsed parse_call(const Token& fn) {
         static const std::map<std::string, ExprKind, std::less<>> kFunctions = {
             {"ceildiv", ExprKind::CeilDiv}, {"min", ExprKind::Min}, {"max", ExprKind::Max}};
         auto it = kFunctions.find(fn.text);
@@ -701,14 +699,14 @@ private:
     // ---- mapping ----
 
     void parse_mapping() {
-        const Token &kw = next();
+        const Token& kw = next();
         if (mapping_loc_)
             fail(kw, "duplicate mapping (first at " + where(*mapping_loc_) + ")");
         mapping_loc_ = loc(kw);
         prog_.mapping.loc = loc(kw);
-        const Token &open = expect("{", "after 'mapping'");
+        const Token& open = expect("{", "after 'mapping'");
         for (skip_separators(); !peek().is("}"); skip_separators()) {
-            const Token &t = peek();
+            const Token& t = peek();
             if (t.is_ident("instance"))
                 parse_instance();
             else if (t.is_ident("entry"))
@@ -723,8 +721,8 @@ private:
     }
 
     void parse_entry() {
-        const Token &kw = next();
-        auto &m = prog_.mapping;
+        const Token& kw = next();
+        auto& m = prog_.mapping;
         if (!m.entry.empty())
             fail(kw, "duplicate entry (first at " + where(m.entry_loc) + ")");
         m.entry_loc = loc(kw);
@@ -734,18 +732,18 @@ private:
 
     // instance NAME : VARIANT @ LEVEL { ATTRIBUTES }
     void parse_instance() {
-        const Token &kw = next();
+        const Token& kw = next();
         mapping::Instance inst;
         inst.loc = loc(kw);
         inst.name = expect_ident("an instance name after 'instance'").text;
-        if (const auto *first = prog_.mapping.find_instance(inst.name))
+        if (const auto* first = prog_.mapping.find_instance(inst.name))
             fail(kw, "duplicate instance '" + inst.name + "' (first defined at " +
                          where(first->loc) + ")");
         expect(":", "after instance name '" + inst.name + "'");
         inst.variant = expect_ident("a variant name after ':'").text;
         expect("@", "after variant '" + inst.variant + "'");
         inst.level = parse_level_name();
-        const Token &open = expect("{", "after the instance's processor level");
+        const Token& open = expect("{", "after the instance's processor level");
         std::map<std::string, Loc> seen; // attributes that may appear once
         for (skip_separators(); !peek().is("}"); skip_separators()) {
             if (at_end())
@@ -758,26 +756,26 @@ private:
     }
 
     // Fails if `key` (a binding's subject or a once-only attribute) was already given.
-    void check_unique(std::map<std::string, Loc> &seen, const std::string &key,
-                      const std::string &what, const Token &at, const mapping::Instance &inst) {
+    void check_unique(std::map<std::string, Loc>& seen, const std::string& key,
+                      const std::string& what, const Token& at, const mapping::Instance& inst) {
         auto [it, fresh] = seen.emplace(key, loc(at));
         if (!fresh)
             fail(at, "duplicate " + what + " in instance '" + inst.name + "' (first at " +
                          where(it->second) + ")");
     }
 
-    void parse_attribute(mapping::Instance &inst, std::map<std::string, Loc> &seen) {
-        const Token &kw = peek();
-        const std::string &a = kw.text;
+    void parse_attribute(mapping::Instance& inst, std::map<std::string, Loc>& seen) {
+        const Token& kw = peek();
+        const std::string& a = kw.text;
         if (kw.kind != TokenKind::Ident)
             expected("an instance attribute");
         next();
         if (a == "mem") {
             do {
-                const Token &t = expect_ident("a tensor name after 'mem'");
+                const Token& t = expect_ident("a tensor name after 'mem'");
                 check_unique(seen, "mem " + t.text, "mem binding for '" + t.text + "'", t, inst);
                 expect("=", "after 'mem " + t.text + "'");
-                const Token &m = expect_ident("a memory (" + one_of(kMemories) + ")");
+                const Token& m = expect_ident("a memory (" + one_of(kMemories) + ")");
                 auto mem = parse_memory(m.text);
                 if (!mem)
                     fail(m, "unknown memory '" + m.text + "' (expected one of " +
@@ -786,7 +784,7 @@ private:
             } while (accept(","));
         } else if (a == "tunable") {
             do {
-                const Token &t = expect_ident("a tunable name after 'tunable'");
+                const Token& t = expect_ident("a tunable name after 'tunable'");
                 check_unique(seen, "tunable " + t.text, "tunable '" + t.text + "'", t, inst);
                 expect("=", "after 'tunable " + t.text + "'");
                 int64_t v = expect_int("an integer value for tunable '" + t.text + "'").int_value;
@@ -794,7 +792,7 @@ private:
             } while (accept(","));
         } else if (a == "dispatch") {
             do {
-                const Token &t = expect_ident("a launch site after 'dispatch'");
+                const Token& t = expect_ident("a launch site after 'dispatch'");
                 check_unique(seen, "dispatch " + t.text, "dispatch of '" + t.text + "'", t, inst);
                 expect("->", "after launch site '" + t.text + "'");
                 std::string target = expect_ident("an instance name after '->'").text;
@@ -802,10 +800,10 @@ private:
             } while (accept(","));
         } else if (a == "layout") {
             do {
-                const Token &t = expect_ident("a tensor name after 'layout'");
+                const Token& t = expect_ident("a tensor name after 'layout'");
                 check_unique(seen, "layout " + t.text, "layout of '" + t.text + "'", t, inst);
                 expect("=", "after 'layout " + t.text + "'");
-                const Token &l = expect_ident("a layout (" + one_of(kLayouts) + ")");
+                const Token& l = expect_ident("a layout (" + one_of(kLayouts) + ")");
                 auto layout = mapping::parse_layout(l.text);
                 if (!layout)
                     fail(l, "unknown layout '" + l.text + "' (expected one of " + one_of(kLayouts) +
@@ -826,7 +824,7 @@ private:
         } else if (a == "schedule") {
             check_unique(seen, a, "'schedule'", kw, inst);
             expect("=", "after 'schedule'");
-            const Token &p = expect_ident("'manual' or 'optimal'");
+            const Token& p = expect_ident("'manual' or 'optimal'");
             if (p.text != "manual" && p.text != "optimal")
                 fail(p, "unknown schedule '" + p.text + "' (expected manual or optimal)");
             inst.schedule = p.text == "optimal" ? mapping::SchedulePolicy::Optimal
@@ -841,7 +839,7 @@ private:
 
     // BYTES or N KiB (also written NKiB)
     int64_t parse_bytes() {
-        const Token &n = expect_int("a byte count");
+        const Token& n = expect_int("a byte count");
         if (!peek().is_ident("KiB"))
             return n.int_value;
         next();
@@ -856,20 +854,20 @@ private:
 
     void resolve_operands() {
         for (std::size_t i = 0; i < prog_.variants.size(); ++i) {
-            Variant &v = prog_.variants[i];
-            const Task *task = prog_.find_task(v.task);
+            Variant& v = prog_.variants[i];
+            const Task* task = prog_.find_task(v.task);
             if (!task)
                 fail_at(variant_task_locs_[i],
                         "variant '" + v.name + "' is of unknown task '" + v.task + "'");
             Scope scope;
-            for (const auto &p : task->params)
+            for (const auto& p : task->params)
                 scope[p.name] = p.is_tensor;
             resolve_block(v.body, scope);
         }
     }
 
-    static void resolve(std::vector<Operand> &operands, const Scope &scope) {
-        for (auto &o : operands) {
+    static void resolve(std::vector<Operand>& operands, const Scope& scope) {
+        for (auto& o : operands) {
             if (o.is_tensor() || o.scalar()->kind != ExprKind::Name)
                 continue;
             auto it = scope.find(o.scalar()->name);
@@ -878,26 +876,26 @@ private:
         }
     }
 
-    static void resolve_block(std::vector<Stmt> &body, Scope scope) {
-        for (auto &s : body) {
-            if (auto *d = std::get_if<TunableDecl>(&s.node))
-                for (const auto &n : d->names)
+    static void resolve_block(std::vector<Stmt>& body, Scope scope) {
+        for (auto& s : body) {
+            if (auto* d = std::get_if<TunableDecl>(&s.node))
+                for (const auto& n : d->names)
                     scope[n] = false;
-            else if (auto *t = std::get_if<LetTensor>(&s.node))
+            else if (auto* t = std::get_if<LetTensor>(&s.node))
                 scope[t->name] = true;
-            else if (auto *b = std::get_if<LetBlocks>(&s.node))
+            else if (auto* b = std::get_if<LetBlocks>(&s.node))
                 scope[b->name] = true;
-            else if (auto *m = std::get_if<LetMma>(&s.node))
+            else if (auto* m = std::get_if<LetMma>(&s.node))
                 scope[m->name] = true;
-            else if (auto *x = std::get_if<LetScalar>(&s.node))
+            else if (auto* x = std::get_if<LetScalar>(&s.node))
                 scope[x->name] = false;
-            else if (auto *l = std::get_if<Launch>(&s.node))
+            else if (auto* l = std::get_if<Launch>(&s.node))
                 resolve(l->args, scope);
-            else if (auto *op = std::get_if<LeafOp>(&s.node))
+            else if (auto* op = std::get_if<LeafOp>(&s.node))
                 resolve(op->operands, scope);
-            else if (auto *loop = std::get_if<Loop>(&s.node)) {
+            else if (auto* loop = std::get_if<Loop>(&s.node)) {
                 Scope inner = scope;
-                for (const auto &v : loop->vars)
+                for (const auto& v : loop->vars)
                     inner[v] = false;
                 resolve_block(loop->body, std::move(inner));
             }
@@ -907,18 +905,18 @@ private:
 
 } // namespace
 
-Result<Program> parse_program(std::string_view text, const std::string &filename) {
+Result<Program> parse_program(std::string_view text, const std::string& filename) {
     auto tokens = lex(text, filename);
     if (!tokens)
         return tokens.errors();
     try {
         return Parser(std::move(tokens).value(), filename).run();
-    } catch (const DiagnosticError &e) {
+    } catch (const DiagnosticError& e) {
         return e.diag;
     }
 }
 
-Result<Program> parse_file(const std::string &path) {
+Result<Program> parse_file(const std::string& path) {
     std::ifstream in(path, std::ios::binary);
     if (!in)
         return Diagnostic{Loc{}, "cannot read file '" + path + "'"};

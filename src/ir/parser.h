@@ -14,8 +14,8 @@
 
 namespace kiln::ir {
 
-Result<Program> parse_program(std::string_view text, const std::string &filename);
+Result<Program> parse_program(std::string_view text, const std::string& filename);
 // Reads and parses the file at `path`; a file that cannot be read is a Diagnostic naming it.
-Result<Program> parse_file(const std::string &path);
+Result<Program> parse_file(const std::string& path);
 
 } // namespace kiln::ir

@@ -10,7 +10,7 @@
 
 namespace kiln::ir {
 
-std::string print_program(const Program &p);
-std::string print_expr(const ExprPtr &e);
+std::string print_program(const Program& p);
+std::string print_expr(const ExprPtr& e);
 
 } // namespace kiln::ir

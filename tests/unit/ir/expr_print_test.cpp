@@ -13,7 +13,7 @@ namespace kiln::ir {
 namespace {
 
 // Parses `expr` as the value of a scalar let in a one-statement variant.
-ExprPtr parse_expr_text(const std::string &expr) {
+ExprPtr parse_expr_text(const std::string& expr) {
     std::string text =
         "task t(A: read f32[4])\nvariant v of t inner {\n  let x = " + expr + "\n}\n";
     auto p = parse_program(text, "e.kiln");
@@ -23,7 +23,7 @@ ExprPtr parse_expr_text(const std::string &expr) {
     return std::get<LetScalar>(p->variants[0].body[0].node).value;
 }
 
-std::string reprint(const std::string &expr) {
+std::string reprint(const std::string& expr) {
     return print_expr(parse_expr_text(expr));
 }
 
@@ -99,7 +99,7 @@ TEST(ExprPrint, FloatsRoundTripExactly) {
 }
 
 // Random trees (without negated literals, which the parser folds) survive print -> parse.
-ExprPtr random_tree(std::mt19937 &rng, int depth) {
+ExprPtr random_tree(std::mt19937& rng, int depth) {
     static const ExprKind kOps[] = {ExprKind::Add, ExprKind::Sub,     ExprKind::Mul, ExprKind::Div,
                                     ExprKind::Mod, ExprKind::CeilDiv, ExprKind::Min, ExprKind::Max};
     int pick = std::uniform_int_distribution<int>(0, depth <= 0 ? 2 : 11)(rng);

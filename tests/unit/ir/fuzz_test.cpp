@@ -17,8 +17,8 @@
 namespace kiln::ir {
 namespace {
 
-long env_or(const char *name, long fallback) {
-    const char *v = std::getenv(name);
+long env_or(const char* name, long fallback) {
+    const char* v = std::getenv(name);
     return v && *v ? std::strtol(v, nullptr, 10) : fallback;
 }
 
@@ -27,7 +27,7 @@ bool word_char(char c) {
 }
 
 // Byte ranges [begin, end) of the rough tokens of `s`: words, blank runs, single characters.
-std::vector<std::pair<std::size_t, std::size_t>> token_spans(const std::string &s) {
+std::vector<std::pair<std::size_t, std::size_t>> token_spans(const std::string& s) {
     std::vector<std::pair<std::size_t, std::size_t>> out;
     for (std::size_t i = 0; i < s.size();) {
         std::size_t j = i + 1;
@@ -61,8 +61,8 @@ private:
         return std::uniform_int_distribution<std::size_t>(0, n - 1)(rng_);
     }
 
-    std::string mutate_once(const std::string &s) {
-        static const char *kInserts[] = {"(",
+    std::string mutate_once(const std::string& s) {
+        static const char* kInserts[] = {"(",
                                          ")",
                                          "[",
                                          "]",
@@ -147,11 +147,11 @@ private:
 
 // Either a located diagnostic, or a program that prints to text parsing back to the same IR.
 // Returns whether the text parsed.
-bool check(const std::string &text, const std::string &name) {
+bool check(const std::string& text, const std::string& name) {
     auto p = parse_program(text, name);
     if (!p.ok()) {
         EXPECT_FALSE(p.errors().empty());
-        for (const auto &d : p.errors()) {
+        for (const auto& d : p.errors()) {
             EXPECT_FALSE(d.message.empty());
             EXPECT_TRUE(d.loc.known()) << d.str();
         }
@@ -169,7 +169,7 @@ bool check(const std::string &text, const std::string &name) {
 
 TEST(Fuzz, MutatedExamplesNeverCrashTheParser) {
     std::vector<std::string> sources;
-    for (const auto &f : testing::example_files())
+    for (const auto& f : testing::example_files())
         sources.push_back(testing::read_text(f));
     ASSERT_FALSE(sources.empty());
     long cases = env_or("KILN_FUZZ_CASES", 2000);

@@ -8,14 +8,14 @@ class Differ {
 public:
     std::string where;
 
-    bool same(bool equal, const std::string &what) {
+    bool same(bool equal, const std::string& what) {
         if (!equal && where.empty())
             where = what;
         return equal;
     }
 
-    bool exprs(const std::vector<ExprPtr> &a, const std::vector<ExprPtr> &b,
-               const std::string &what) {
+    bool exprs(const std::vector<ExprPtr>& a, const std::vector<ExprPtr>& b,
+               const std::string& what) {
         if (!same(a.size() == b.size(), what + ": length"))
             return false;
         for (std::size_t i = 0; i < a.size(); ++i)
@@ -25,8 +25,8 @@ public:
         return true;
     }
 
-    bool operands(const std::vector<Operand> &a, const std::vector<Operand> &b,
-                  const std::string &what) {
+    bool operands(const std::vector<Operand>& a, const std::vector<Operand>& b,
+                  const std::string& what) {
         if (!same(a.size() == b.size(), what + ": operand count"))
             return false;
         for (std::size_t i = 0; i < a.size(); ++i) {
@@ -45,56 +45,56 @@ public:
         return true;
     }
 
-    bool stmts(const std::vector<Stmt> &a, const std::vector<Stmt> &b, const std::string &what) {
+    bool stmts(const std::vector<Stmt>& a, const std::vector<Stmt>& b, const std::string& what) {
         if (!same(a.size() == b.size(), what + ": statement count"))
             return false;
         for (std::size_t i = 0; i < a.size(); ++i) {
             std::string at = what + " statement " + std::to_string(i);
             if (!same(a[i].node.index() == b[i].node.index(), at + ": kind") ||
-                !std::visit([&](const auto &x) { return stmt(x, b[i].node, at); }, a[i].node))
+                !std::visit([&](const auto& x) { return stmt(x, b[i].node, at); }, a[i].node))
                 return false;
         }
         return true;
     }
 
-    bool stmt(const TunableDecl &x, const auto &other, const std::string &at) {
+    bool stmt(const TunableDecl& x, const auto& other, const std::string& at) {
         return same(x.names == std::get<TunableDecl>(other).names, at);
     }
-    bool stmt(const LetTensor &x, const auto &other, const std::string &at) {
-        const auto &y = std::get<LetTensor>(other);
+    bool stmt(const LetTensor& x, const auto& other, const std::string& at) {
+        const auto& y = std::get<LetTensor>(other);
         return same(x.name == y.name && x.dtype == y.dtype, at) && exprs(x.shape, y.shape, at);
     }
-    bool stmt(const LetBlocks &x, const auto &other, const std::string &at) {
-        const auto &y = std::get<LetBlocks>(other);
+    bool stmt(const LetBlocks& x, const auto& other, const std::string& at) {
+        const auto& y = std::get<LetBlocks>(other);
         return same(x.name == y.name && x.source == y.source && x.remainder == y.remainder, at) &&
                exprs(x.tile, y.tile, at);
     }
-    bool stmt(const LetMma &x, const auto &other, const std::string &at) {
-        const auto &y = std::get<LetMma>(other);
+    bool stmt(const LetMma& x, const auto& other, const std::string& at) {
+        const auto& y = std::get<LetMma>(other);
         return same(x.name == y.name && x.source == y.source && x.role == y.role &&
                         x.level == y.level && equal(x.n, y.n),
                     at);
     }
-    bool stmt(const LetScalar &x, const auto &other, const std::string &at) {
-        const auto &y = std::get<LetScalar>(other);
+    bool stmt(const LetScalar& x, const auto& other, const std::string& at) {
+        const auto& y = std::get<LetScalar>(other);
         return same(x.name == y.name && equal(x.value, y.value), at);
     }
-    bool stmt(const Launch &x, const auto &other, const std::string &at) {
-        const auto &y = std::get<Launch>(other);
+    bool stmt(const Launch& x, const auto& other, const std::string& at) {
+        const auto& y = std::get<Launch>(other);
         return same(x.label == y.label && x.task == y.task, at) && operands(x.args, y.args, at);
     }
-    bool stmt(const Loop &x, const auto &other, const std::string &at) {
-        const auto &y = std::get<Loop>(other);
+    bool stmt(const Loop& x, const auto& other, const std::string& at) {
+        const auto& y = std::get<Loop>(other);
         return same(x.parallel == y.parallel && x.vars == y.vars && x.grid_of == y.grid_of, at) &&
                exprs(x.extents, y.extents, at) && stmts(x.body, y.body, at + " body");
     }
-    bool stmt(const LeafOp &x, const auto &other, const std::string &at) {
-        const auto &y = std::get<LeafOp>(other);
+    bool stmt(const LeafOp& x, const auto& other, const std::string& at) {
+        const auto& y = std::get<LeafOp>(other);
         return same(x.op == y.op && x.external == y.external, at) &&
                operands(x.operands, y.operands, at);
     }
 
-    bool tasks(const std::vector<Task> &a, const std::vector<Task> &b) {
+    bool tasks(const std::vector<Task>& a, const std::vector<Task>& b) {
         if (!same(a.size() == b.size(), "task count"))
             return false;
         for (std::size_t i = 0; i < a.size(); ++i) {
@@ -114,8 +114,8 @@ public:
         return true;
     }
 
-    bool instances(const std::vector<mapping::Instance> &a,
-                   const std::vector<mapping::Instance> &b) {
+    bool instances(const std::vector<mapping::Instance>& a,
+                   const std::vector<mapping::Instance>& b) {
         if (!same(a.size() == b.size(), "instance count"))
             return false;
         for (std::size_t i = 0; i < a.size(); ++i) {
@@ -145,7 +145,7 @@ public:
         return true;
     }
 
-    bool programs(const Program &a, const Program &b) {
+    bool programs(const Program& a, const Program& b) {
         bool sizes = a.sizes.size() == b.sizes.size();
         for (std::size_t i = 0; sizes && i < a.sizes.size(); ++i)
             sizes = a.sizes[i].name == b.sizes[i].name && a.sizes[i].value == b.sizes[i].value;
@@ -174,7 +174,7 @@ public:
 
 } // namespace
 
-std::string first_difference(const Program &a, const Program &b) {
+std::string first_difference(const Program& a, const Program& b) {
     Differ d;
     d.programs(a, b);
     return d.where;

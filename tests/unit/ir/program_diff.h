@@ -7,6 +7,6 @@
 
 namespace kiln::ir::testing {
 
-std::string first_difference(const Program &a, const Program &b);
+std::string first_difference(const Program& a, const Program& b);
 
 } // namespace kiln::ir::testing

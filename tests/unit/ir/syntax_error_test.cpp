@@ -8,12 +8,12 @@ namespace kiln::ir {
 namespace {
 
 struct BadInput {
-    const char *name;
+    const char* name;
     std::string text;
     std::string error;
 };
 
-std::string repeat(const std::string &s, int n) {
+std::string repeat(const std::string& s, int n) {
     std::string out;
     for (int i = 0; i < n; ++i)
         out += s;
@@ -22,13 +22,13 @@ std::string repeat(const std::string &s, int n) {
 
 // Shared by several cases: a task and an inner variant to put statements into.
 const std::string kTask = "task t(C: rw f32[M, N], A: read bf16[M, K])\n";
-std::string inner(const std::string &stmts) {
+std::string inner(const std::string& stmts) {
     return kTask + "variant v of t inner {\n" + stmts + "}\n";
 }
-std::string leaf(const std::string &stmts) {
+std::string leaf(const std::string& stmts) {
     return kTask + "variant v of t leaf {\n" + stmts + "}\n";
 }
-std::string instance(const std::string &attrs) {
+std::string instance(const std::string& attrs) {
     return "mapping {\n  instance i : v @ BLOCK {\n" + attrs + "  }\n}\n";
 }
 
@@ -115,7 +115,7 @@ std::vector<BadInput> bad_inputs() {
 }
 
 TEST(SyntaxErrors, ExactMessages) {
-    for (const auto &c : bad_inputs()) {
+    for (const auto& c : bad_inputs()) {
         SCOPED_TRACE(c.name);
         auto p = parse_program(c.text, "bad.kiln");
         ASSERT_FALSE(p.ok()) << "parsed without error:\n" << c.text;

@@ -10,7 +10,7 @@
 
 namespace kiln::ir::testing {
 
-inline std::string read_text(const std::filesystem::path &p) {
+inline std::string read_text(const std::filesystem::path& p) {
     std::ifstream in(p, std::ios::binary);
     std::ostringstream s;
     s << in.rdbuf();
@@ -20,7 +20,7 @@ inline std::string read_text(const std::filesystem::path &p) {
 // Every examples/*.kiln, sorted, found when the test runs (not when it is built).
 inline std::vector<std::filesystem::path> example_files() {
     std::vector<std::filesystem::path> out;
-    for (const auto &e : std::filesystem::directory_iterator(KILN_SOURCE_DIR "/examples"))
+    for (const auto& e : std::filesystem::directory_iterator(KILN_SOURCE_DIR "/examples"))
         if (e.path().extension() == ".kiln")
             out.push_back(e.path());
     std::sort(out.begin(), out.end());
