@@ -331,7 +331,8 @@ private:
         else if (!peek().is_ident("inner"))
             expected("'inner' or 'leaf' after 'variant " + v.name + " of " + v.task + "'");
         next();
-        v.body = parse_block(v.is_leaf);
+        v.body = parse_block(v.is_leaf, "after 'variant " + v.name + " of " + v.task + " " +
+                                            (v.is_leaf ? "leaf'" : "inner'"));
         end_statement("variant '" + v.name + "'");
         prog_.variants.push_back(std::move(v));
         variant_task_locs_.push_back(loc(task));
@@ -339,8 +340,9 @@ private:
 
     // ---- statements ----
 
-    std::vector<Stmt> parse_block(bool leaf) {
-        const Token& open = expect("{", "to open a block");
+    // { STMT* }; `context` says what the block belongs to, for the message if '{' is missing.
+    std::vector<Stmt> parse_block(bool leaf, const std::string& context) {
+        const Token& open = expect("{", context);
         NestingGuard guard(*this, open);
         std::vector<Stmt> body;
         for (skip_separators(); !peek().is("}"); skip_separators()) {
@@ -539,7 +541,7 @@ private:
             expect(".", "after '" + loop.grid_of + "' in a loop domain");
             expect_keyword("grid", "after '" + loop.grid_of + ".'");
         }
-        loop.body = parse_block(false);
+        loop.body = parse_block(false, "after the loop domain");
         end_statement("the body of " + kw.text);
         return Stmt{std::move(loop)};
     }

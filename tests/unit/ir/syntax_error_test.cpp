@@ -86,6 +86,15 @@ std::vector<BadInput> bad_inputs() {
         {"unclosed_block", inner("  srange k in [4] {\n"),
          "bad.kiln:5:1: error: expected '}' to close the block opened at bad.kiln:2:22, found "
          "end of file"},
+        {"variant_without_brace", kTask + "variant v of t inner\n  launch t(C, A)\n}\n",
+         "bad.kiln:3:3: error: expected '{' after 'variant v of t inner', found 'launch'"},
+        {"loop_domain_not_a_grid", inner("  prange i in C.grid[0] {\n  }\n"),
+         "bad.kiln:3:21: error: expected '{' after the loop domain, found '['"},
+        {"mma_n_below_warpgroup", inner("  let Cw = mma(C, acc, WARP, 64)\n"),
+         "bad.kiln:3:30: error: the instruction N of an mma partition is given at WARPGROUP "
+         "level only"},
+        {"duplicate_entry", "mapping {\n  entry a\n  entry b\n}\n",
+         "bad.kiln:3:3: error: duplicate entry (first at bad.kiln:2:3)"},
         {"unknown_task_of_variant", "variant v of nosuch leaf {\n}\n",
          "bad.kiln:1:14: error: variant 'v' is of unknown task 'nosuch'"},
         {"mma_warpgroup_without_n", inner("  let Cg = mma(C, acc, WARPGROUP)\n"),
