@@ -26,21 +26,18 @@ bool word_char(char c) {
     return std::isalnum(static_cast<unsigned char>(c)) || c == '_';
 }
 
-// Byte ranges [begin, end) of the rough tokens of `s`: words, blank runs, single characters.
-std::vector<std::pair<std::size_t, std::size_t>> token_spans(const std::string& s) {
-    std::vector<std::pair<std::size_t, std::size_t>> out;
-    for (std::size_t i = 0; i < s.size();) {
-        std::size_t j = i + 1;
-        if (word_char(s[i]))
-            while (j < s.size() && word_char(s[j]))
-                ++j;
-        else if (s[i] == ' ')
-            while (j < s.size() && s[j] == ' ')
-                ++j;
-        out.emplace_back(i, j);
-        i = j;
-    }
-    return out;
+// The rough token around byte `i` of `s` (a word, a run of blanks, or one character), as a
+// byte range [begin, end).
+std::pair<std::size_t, std::size_t> token_at(const std::string& s, std::size_t i) {
+    auto same_class = [&](std::size_t j) {
+        return word_char(s[i]) ? word_char(s[j]) : s[i] == ' ' && s[j] == ' ';
+    };
+    std::size_t b = i, e = i + 1;
+    while (b > 0 && same_class(b - 1))
+        --b;
+    while (e < s.size() && same_class(e))
+        ++e;
+    return {b, e};
 }
 
 class Mutator {
@@ -114,15 +111,14 @@ private:
                                          "call_external(\"f\")",
                                          "((((((((((",
                                          "srange k in [2] {"};
-        auto spans = token_spans(s);
-        auto [b, e] = spans[pick(spans.size())];
+        auto [b, e] = token_at(s, pick(s.size()));
         switch (pick(7)) {
         case 0: // delete a token
             return s.substr(0, b) + s.substr(e);
         case 1: // duplicate a token
             return s.substr(0, e) + s.substr(b, e - b) + s.substr(e);
         case 2: { // swap two tokens
-            auto [b2, e2] = spans[pick(spans.size())];
+            auto [b2, e2] = token_at(s, pick(s.size()));
             if (b2 < b)
                 std::swap(b, b2), std::swap(e, e2);
             if (b2 < e)
