@@ -21,23 +21,6 @@ struct RunOptions {
     double tolerance = 0; // 0: by the output's dtype
 };
 
-// Relative-error bound a correct kernel meets with fp32 accumulation (STYLE.md rule 5).
-double default_tolerance(ir::DType t) {
-    switch (t) {
-    case ir::DType::F32:
-    case ir::DType::I32:
-        return 1e-5;
-    case ir::DType::F16:
-        return 1e-3;
-    case ir::DType::BF16:
-        return 1e-2;
-    case ir::DType::F8E4M3:
-    case ir::DType::F8E5M2:
-        return 1e-1;
-    }
-    return 1e-2;
-}
-
 std::string sizes_text(const std::map<std::string, int64_t>& sizes) {
     std::string out;
     for (const auto& [n, v] : sizes)
@@ -72,7 +55,7 @@ int run_program(const RunOptions& o) {
     bool all_pass = true;
     for (const auto& c : interp::compare(outputs, reference)) {
         ir::DType t = outputs.at(c.tensor).dtype;
-        double tol = o.tolerance > 0 ? o.tolerance : default_tolerance(t);
+        double tol = o.tolerance > 0 ? o.tolerance : interp::tolerance_for(t);
         bool pass = c.nan_count == 0 && c.rel_error < tol;
         all_pass = all_pass && pass;
         fmt::print("{}: rel error {:.3e}, max abs error {:.3e}{} vs float64 reference {} "
