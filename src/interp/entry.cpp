@@ -67,13 +67,7 @@ Result<Sizes> resolve_sizes(const ir::Program& p, const Sizes& overrides) {
 }
 
 Result<ir::Shape> entry_shape(const ir::Param& param, const Sizes& sizes) {
-    ir::NameLookup names = [&](const std::string& n, ir::Value& out) {
-        auto it = sizes.find(n);
-        if (it == sizes.end())
-            return false;
-        out = ir::Value::of_int(it->second);
-        return true;
-    };
+    ir::NameLookup names = ir::lookup_in(sizes);
     ir::Shape shape;
     for (const auto& d : param.shape) {
         if (!d)

@@ -286,6 +286,16 @@ void collect_names(const Expr& e, std::vector<std::string>& out) {
         collect_names(*a, out);
 }
 
+NameLookup lookup_in(const std::map<std::string, int64_t>& values) {
+    return [&values](const std::string& n, Value& out) {
+        auto it = values.find(n);
+        if (it == values.end())
+            return false;
+        out = Value::of_int(it->second);
+        return true;
+    };
+}
+
 Result<Value> evaluate(const Expr& e, const NameLookup& names, const GridLookup& grids) {
     try {
         return eval(e, names, grids);

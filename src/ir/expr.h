@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <map>
 #include <memory>
 #include <string>
 #include <vector>
@@ -69,6 +70,8 @@ struct Value {
 
 // Resolves names during evaluation; returns false if the name is unknown.
 using NameLookup = std::function<bool(const std::string& name, Value& out)>;
+// Looks names up in a table of integers (problem sizes, bound symbols).
+NameLookup lookup_in(const std::map<std::string, int64_t>& values);
 using GridLookup = std::function<bool(const std::string& partition, int64_t dim, int64_t& out)>;
 
 // Evaluates `e`; failures (unknown name, division by zero) are diagnostics at the offending node.

@@ -431,13 +431,7 @@ private:
 };
 
 std::optional<ir::Shape> entry_shape(const ir::Param &p, const Sizes &sizes, Diagnostics &d) {
-    ir::NameLookup lookup = [&](const std::string &n, ir::Value &out) {
-        auto it = sizes.find(n);
-        if (it == sizes.end())
-            return false;
-        out = ir::Value::of_int(it->second);
-        return true;
-    };
+    ir::NameLookup lookup = ir::lookup_in(sizes);
     ir::Shape shape;
     for (const auto &dim : p.shape) {
         auto v = ir::evaluate_int(*dim, lookup);
