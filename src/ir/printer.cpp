@@ -91,12 +91,7 @@ private:
         block(l.body, indent + 1);
         line(indent, "}");
     }
-    void stmt(const LeafOp& op, int indent) {
-        std::string args = operands(op.operands);
-        if (op.op == "call_external")
-            args = "\"" + op.external + "\"" + (args.empty() ? "" : ", " + args);
-        line(indent, op.op + "(" + args + ")");
-    }
+    void stmt(const LeafOp& op, int indent) { line(indent, print_leaf_op(op)); }
 };
 
 std::string variant(const Variant& v) {
@@ -195,6 +190,13 @@ std::string print_program(const Program& p) {
         out += s;
     }
     return out;
+}
+
+std::string print_leaf_op(const LeafOp& op) {
+    std::string args = operands(op.operands);
+    if (op.op == "call_external")
+        args = "\"" + op.external + "\"" + (args.empty() ? "" : ", " + args);
+    return op.op + "(" + args + ")";
 }
 
 std::string print_expr(const ExprPtr& e) {

@@ -12,5 +12,8 @@ namespace kiln::ir {
 
 std::string print_program(const Program& p);
 std::string print_expr(const ExprPtr& e);
+// One leaf-variant statement without indentation or newline: `mma(C, A, B)`. Shared with the
+// event IR printer, whose leaf definitions hold the same statements.
+std::string print_leaf_op(const LeafOp& op);
 
 } // namespace kiln::ir
