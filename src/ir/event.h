@@ -131,6 +131,10 @@ struct LoopControls {
     int64_t pipeline = 0;   // requested depth (on the BLOCK pfor) / applied depth (on a for)
     int64_t smem_limit = 0; // bytes; 0: the machine's
     bool persistent = false;
+    // Per-thread register budgets of the two roles (Hopper setmaxnreg), set by warp
+    // specialization on the BLOCK pfor; 0: not warp-specialized.
+    int64_t dma_registers = 0;
+    int64_t compute_registers = 0;
 };
 
 struct Loop {

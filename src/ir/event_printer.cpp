@@ -70,6 +70,10 @@ std::string controls(const LoopControls& c) {
         out += " smem_limit = " + std::to_string(c.smem_limit);
     if (c.persistent)
         out += " persistent";
+    if (c.dma_registers)
+        out += " dma_registers = " + std::to_string(c.dma_registers);
+    if (c.compute_registers)
+        out += " compute_registers = " + std::to_string(c.compute_registers);
     return out;
 }
 
