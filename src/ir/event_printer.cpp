@@ -173,9 +173,11 @@ private:
         out += std::string(2 * indent, ' ') + text + "\n";
     }
 
-    // The attributes every event operation shares, in the grammar's order.
+    // `@LEVEL over (...)`: a pfor names the level of its iterations (its own Op::level, the
+    // level that issues it, follows from where it is nested).
     std::string tail(const Op& op) const {
-        return " @" + str(ir::spelling(op.level)) + over(op.over);
+        ir::Level level = op.kind == OpKind::PFor ? op.loop.level : op.level;
+        return " @" + str(ir::spelling(level)) + over(op.over);
     }
 
     std::string body(const Op& op) const {

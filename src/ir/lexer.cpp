@@ -44,7 +44,7 @@ public:
         std::vector<Token> out;
         out.reserve(s_.size() / 4); // about one token per four bytes of typical source
         for (;;) {
-            bool newline = skip_space_and_comments();
+            bool newline = skip_space_and_comments(out);
             Token t;
             t.line = line_;
             t.col = col();
@@ -72,8 +72,9 @@ private:
         fail_at(Loc{file_, line, col}, std::move(message));
     }
 
-    // Returns true when a newline (or the start of the input) precedes the next token.
-    bool skip_space_and_comments() {
+    // Returns true when a newline (or the start of the input) precedes the next token. A comment
+    // after a token on the same line is recorded on that token.
+    bool skip_space_and_comments(std::vector<Token>& out) {
         bool newline = at_first_token_;
         at_first_token_ = false;
         while (i_ < s_.size()) {
@@ -86,8 +87,11 @@ private:
             } else if (c == ' ' || c == '\t' || c == '\r') {
                 ++i_;
             } else if (c == '#') {
+                std::size_t b = ++i_;
                 while (i_ < s_.size() && s_[i_] != '\n')
                     ++i_;
+                if (!newline && !out.empty())
+                    out.back().comment = std::string(s_.substr(b, i_ - b));
             } else {
                 break;
             }

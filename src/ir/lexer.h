@@ -26,6 +26,9 @@ struct Token {
     int line = 0;
     int col = 0;
     bool first_on_line = false;
+    // The text of a `#` comment that follows this token on its line (after the '#'). The event
+    // IR keeps such trailing comments as notes; the program language ignores them.
+    std::string comment;
     int64_t int_value = 0;
     double float_value = 0;
 

@@ -1,54 +1,18 @@
 #include "ir/parser.h"
 
 #include "ir/leaf_ops.h"
-#include "ir/lexer.h"
+#include "ir/token_parser.h"
 
-#include <cmath>
-#include <fstream>
 #include <limits>
 #include <map>
-#include <sstream>
 
 namespace kiln::ir {
 namespace {
 
-// Deeper expressions or blocks are rejected: recursive descent (and every recursive walk of the
-// tree afterwards) must not exhaust the stack on hostile input.
-constexpr int kMaxNesting = 200;
-
-std::string where(const Loc& l) {
-    return l.file + ":" + std::to_string(l.line) + ":" + std::to_string(l.col);
-}
-
-// "a, b or c": the spellings of a closed vocabulary, for "expected one of" messages.
-template <class E, std::size_t N> std::string one_of(const E (&values)[N]) {
-    std::string out;
-    for (std::size_t i = 0; i < N; ++i)
-        out += (i ? ", " : "") + std::string(spelling(values[i]));
-    return out;
-}
-
-const DType kDTypes[] = {DType::F32,    DType::F16,    DType::BF16,
-                         DType::F8E4M3, DType::F8E5M2, DType::I32};
-const Level kLevels[] = {Level::Host, Level::Block, Level::Warpgroup, Level::Warp, Level::Thread};
-const Memory kMemories[] = {Memory::Global, Memory::Shared, Memory::Register, Memory::None};
-const MmaRole kRoles[] = {MmaRole::Acc, MmaRole::Lhs, MmaRole::Rhs, MmaRole::RhsT, MmaRole::Row};
-const mapping::Layout kLayouts[] = {mapping::Layout::RowMajor, mapping::Layout::ColMajor,
-                                    mapping::Layout::Swizzle32, mapping::Layout::Swizzle64,
-                                    mapping::Layout::Swizzle128};
-const Privilege kPrivileges[] = {Privilege::Read, Privilege::Write, Privilege::ReadWrite,
-                                 Privilege::ReduceAdd, Privilege::ReduceMax};
-
-// An expression with the depth of its tree, so that depth is bounded while it is built.
-struct Parsed {
-    ExprPtr e;
-    int depth = 1;
-};
-
-class Parser {
+class Parser : public TokenParser {
 public:
     Parser(std::vector<Token> tokens, const std::string& file)
-        : toks_(std::move(tokens)), file_(file) {}
+        : TokenParser(std::move(tokens), file) {}
 
     Program run() {
         for (skip_separators(); !at_end(); skip_separators()) {
@@ -59,93 +23,9 @@ public:
     }
 
 private:
-    std::vector<Token> toks_;
-    const std::string& file_;
-    std::size_t pos_ = 0;
-    int nesting_ = 0;
     Program prog_;
     std::optional<Loc> mapping_loc_;
     std::vector<Loc> variant_task_locs_; // where each variant names its task
-
-    // ---- token cursor ----
-
-    const Token& peek(std::size_t k = 0) const {
-        return toks_[std::min(pos_ + k, toks_.size() - 1)];
-    }
-    const Token& next() {
-        const Token& t = toks_[pos_];
-        if (pos_ + 1 < toks_.size())
-            ++pos_;
-        return t;
-    }
-    bool at_end() const { return peek().kind == TokenKind::End; }
-    Loc loc(const Token& t) const { return Loc{file_, t.line, t.col}; }
-
-    [[noreturn]] void fail(const Token& t, std::string message) const {
-        fail_at(loc(t), std::move(message));
-    }
-    [[noreturn]] void expected(const std::string& what) const {
-        fail(peek(), "expected " + what + ", found " + peek().describe());
-    }
-    bool accept(std::string_view punct) {
-        if (!peek().is(punct))
-            return false;
-        next();
-        return true;
-    }
-    // expect("]", "after tile dimensions") fails with "expected ']' after tile dimensions, ..."
-    const Token& expect(std::string_view punct, const std::string& context) {
-        if (!peek().is(punct))
-            expected("'" + std::string(punct) + "' " + context);
-        return next();
-    }
-    const Token& expect_ident(const std::string& what) {
-        if (peek().kind != TokenKind::Ident)
-            expected(what);
-        return next();
-    }
-    void expect_keyword(std::string_view word, const std::string& context) {
-        if (!peek().is_ident(word))
-            expected("'" + std::string(word) + "' " + context);
-        next();
-    }
-    const Token& expect_int(const std::string& what) {
-        if (peek().kind != TokenKind::Int)
-            expected(what);
-        return next();
-    }
-    void skip_separators() {
-        while (peek().is(";"))
-            next();
-    }
-    // Statements are separated by newlines or ';' (a '}' also ends the last one of a block).
-    void end_statement(const std::string& after) {
-        const Token& t = peek();
-        if (t.kind == TokenKind::End || t.first_on_line || t.is(";") || t.is("}"))
-            return;
-        expected("newline or ';' after " + after);
-    }
-
-    // Bounds the recursion of the descent; one guard per nested construct.
-    struct NestingGuard {
-        Parser& p;
-        NestingGuard(Parser& parser, const Token& at) : p(parser) {
-            if (++p.nesting_ > kMaxNesting)
-                p.fail(at,
-                       "nesting too deep (more than " + std::to_string(kMaxNesting) + " levels)");
-        }
-        ~NestingGuard() { --p.nesting_; }
-    };
-
-    // Runs `item` for each element of "a, b, c CLOSE" (the opening token is already consumed).
-    template <class F> void parse_list(std::string_view close, const std::string& context, F item) {
-        if (accept(close))
-            return;
-        do {
-            item();
-        } while (accept(","));
-        expect(close, context);
-    }
 
     // ---- top level ----
 
@@ -287,34 +167,6 @@ private:
         return p;
     }
 
-    Privilege parse_privilege() {
-        const Token& t = next();
-        std::string word = t.text;
-        if (t.is_ident("reduce") && peek().is("(")) {
-            next();
-            const Token& op = next();
-            word += "(" + op.text + ")";
-            if (!peek().is(")"))
-                expected("')' after '" + word.substr(0, word.size() - 1) + "'");
-            next();
-        }
-        for (Privilege p : kPrivileges)
-            if (spelling(p) == word)
-                return p;
-        fail(t, "unknown privilege '" + word + "' (expected one of " + one_of(kPrivileges) + ")");
-    }
-
-    DType parse_dtype_name() {
-        const Token& t = peek();
-        if (t.kind != TokenKind::Ident)
-            expected("a dtype (" + one_of(kDTypes) + ")");
-        auto d = parse_dtype(t.text);
-        if (!d)
-            fail(t, "unknown dtype '" + t.text + "' (expected one of " + one_of(kDTypes) + ")");
-        next();
-        return *d;
-    }
-
     void parse_variant() {
         const Token& kw = next();
         Variant v;
@@ -381,7 +233,7 @@ private:
             if (!leaf && builtin)
                 fail(t, "leaf operation '" + t.text + "' is not allowed in an inner variant");
             if (leaf)
-                return parse_leaf_op();
+                return Stmt{parse_leaf_op()};
         }
         expected(leaf ? "a leaf operation or 'let'"
                       : "a statement (tunable, let, launch, srange or prange)");
@@ -467,12 +319,8 @@ private:
         m.name = name;
         m.loc = std::move(at);
         m.source = parse_partition_source("mma");
-        const Token& role = expect_ident("an mma role (" + one_of(kRoles) + ")");
-        auto r = parse_mma_role(role.text);
-        if (!r)
-            fail(role,
-                 "unknown mma role '" + role.text + "' (expected one of " + one_of(kRoles) + ")");
-        m.role = *r;
+        const Token& role = peek();
+        m.role = parse_mma_role_name();
         expect(",", "after the mma role");
         m.level = parse_level_name();
         if (accept(",")) {
@@ -488,15 +336,6 @@ private:
         }
         expect(")", "after the arguments of mma");
         return m;
-    }
-
-    Level parse_level_name() {
-        const Token& t = expect_ident("a processor level (" + one_of(kLevels) + ")");
-        auto l = parse_level(t.text);
-        if (!l)
-            fail(t, "unknown processor level '" + t.text + "' (expected one of " + one_of(kLevels) +
-                        ")");
-        return *l;
     }
 
     // launch [LABEL] TASK(ARGS)
@@ -544,158 +383,6 @@ private:
         loop.body = parse_block(false, "after the loop domain");
         end_statement("the body of " + kw.text);
         return Stmt{std::move(loop)};
-    }
-
-    // OP(OPERANDS) or call_external("fn", OPERANDS)
-    Stmt parse_leaf_op() {
-        const Token& name = next();
-        const LeafOpInfo* info = find_leaf_op(name.text);
-        LeafOp op;
-        op.op = name.text;
-        op.loc = loc(name);
-        next(); // (
-        if (info->kind == LeafKind::External) {
-            if (peek().kind != TokenKind::String)
-                expected("the function name as a string, as in call_external(\"fn\", ...)");
-            op.external = next().text;
-            if (!accept(","))
-                expect(")", "after the arguments of call_external");
-            else
-                parse_list(")", "after the arguments of call_external",
-                           [&] { op.operands.push_back(parse_operand()); });
-        } else {
-            parse_list(")", "after the operands of " + op.op,
-                       [&] { op.operands.push_back(parse_operand()); });
-            if (op.operands.size() != info->operands.size())
-                fail(name, "leaf operation '" + op.op + "' takes " +
-                               std::to_string(info->operands.size()) + " operands, found " +
-                               std::to_string(op.operands.size()));
-        }
-        end_statement("'" + op.op + "'");
-        return Stmt{std::move(op)};
-    }
-
-    // `P[i, j]` is a TensorRef; anything else is parsed as an expression, and resolve_operands
-    // later turns a bare name of a tensor in scope into a TensorRef.
-    Operand parse_operand() {
-        const Token& t = peek();
-        if (t.kind == TokenKind::String)
-            fail(t, "a string is only allowed as the function name of call_external");
-        if (t.kind == TokenKind::Ident && peek(1).is("[")) {
-            NestingGuard guard(*this, t);
-            TensorRef ref;
-            ref.name = next().text;
-            ref.loc = loc(t);
-            next(); // [
-            parse_list("]", "after the indices of '" + ref.name + "'",
-                       [&] { ref.indices.push_back(parse_expr().e); });
-            return Operand{std::move(ref)};
-        }
-        return Operand{parse_expr().e};
-    }
-
-    // ---- expressions: + - (left assoc) < * / % (left assoc) < unary - < primary ----
-
-    Parsed parse_expr() { return parse_binary(0); }
-
-    static std::optional<ExprKind> binary_op(const Token& t, int level) {
-        if (level == 0 && t.is("+"))
-            return ExprKind::Add;
-        if (level == 0 && t.is("-"))
-            return ExprKind::Sub;
-        if (level == 1 && t.is("*"))
-            return ExprKind::Mul;
-        if (level == 1 && t.is("/"))
-            return ExprKind::Div;
-        if (level == 1 && t.is("%"))
-            return ExprKind::Mod;
-        return std::nullopt;
-    }
-
-    Parsed parse_binary(int level) {
-        Parsed lhs = level == 0 ? parse_binary(1) : parse_unary();
-        while (auto kind = binary_op(peek(), level)) {
-            const Token& op = next();
-            Parsed rhs = level == 0 ? parse_binary(1) : parse_unary();
-            lhs = combine(op, {binary(*kind, lhs.e, rhs.e, lhs.e->loc)}, lhs, rhs);
-        }
-        return lhs;
-    }
-
-    Parsed combine(const Token& at, Parsed node, const Parsed& a, const Parsed& b = {}) {
-        node.depth = std::max(a.depth, b.depth) + 1;
-        if (node.depth > kMaxNesting)
-            fail(at, "nesting too deep (more than " + std::to_string(kMaxNesting) + " levels)");
-        return node;
-    }
-
-    // `-` applied to a literal folds into a negative literal, so `-inf` and `-1` are literals.
-    Parsed parse_unary() {
-        if (!peek().is("-"))
-            return parse_primary();
-        const Token& minus = next();
-        NestingGuard guard(*this, minus);
-        Parsed operand = parse_unary();
-        const Expr& x = *operand.e;
-        if (x.kind == ExprKind::Int)
-            return {int_lit(-x.int_value, loc(minus)), operand.depth};
-        if (x.kind == ExprKind::Float)
-            return {float_lit(-x.float_value, loc(minus)), operand.depth};
-        return combine(minus, {neg(operand.e, loc(minus))}, operand);
-    }
-
-    Parsed parse_primary() {
-        const Token& t = peek();
-        Loc at = loc(t);
-        switch (t.kind) {
-        case TokenKind::Int:
-            next();
-            return {int_lit(t.int_value, at)};
-        case TokenKind::Float:
-            next();
-            return {float_lit(t.float_value, at)};
-        case TokenKind::Ident:
-            break;
-        default:
-            if (t.is("(")) {
-                NestingGuard guard(*this, t);
-                next();
-                Parsed inner = parse_expr();
-                expect(")", "to close '(' at " + where(at));
-                return inner;
-            }
-            expected("an expression");
-        }
-        next();
-        if (t.text == "inf")
-            return {float_lit(std::numeric_limits<double>::infinity(), at)};
-        if (peek().is("("))
-            return parse_call(t);
-        if (peek().is(".")) {
-            next();
-            expect_keyword("grid", "after '" + t.text + ".'");
-            expect("[", "after '" + t.text + ".grid' in an expression");
-            int64_t dim = expect_int("a grid dimension (an integer)").int_value;
-            expect("]", "after the grid dimension");
-            return {grid_ref(t.text, dim, at)};
-        }
-        return {name_ref(t.text, at)};
-    }
-
-    // ceildiv(a, b), min(a, b), max(a, b)
-    Parsed parse_call(const Token& fn) {
-        static const std::map<std::string, ExprKind, std::less<>> kFunctions = {
-            {"ceildiv", ExprKind::CeilDiv}, {"min", ExprKind::Min}, {"max", ExprKind::Max}};
-        auto it = kFunctions.find(fn.text);
-        if (it == kFunctions.end())
-            fail(fn, "unknown function '" + fn.text + "' (expected ceildiv, min or max)");
-        NestingGuard guard(*this, fn);
-        next(); // (
-        Parsed a = parse_expr();
-        expect(",", "after the first argument of " + fn.text);
-        Parsed b = parse_expr();
-        expect(")", "after the second argument of " + fn.text);
-        return combine(fn, {binary(it->second, a.e, b.e, loc(fn))}, a, b);
     }
 
     // ---- mapping ----
@@ -777,12 +464,7 @@ private:
                 const Token& t = expect_ident("a tensor name after 'mem'");
                 check_unique(seen, "mem " + t.text, "mem binding for '" + t.text + "'", t, inst);
                 expect("=", "after 'mem " + t.text + "'");
-                const Token& m = expect_ident("a memory (" + one_of(kMemories) + ")");
-                auto mem = parse_memory(m.text);
-                if (!mem)
-                    fail(m, "unknown memory '" + m.text + "' (expected one of " +
-                                one_of(kMemories) + ")");
-                inst.mems.push_back({t.text, *mem, loc(t)});
+                inst.mems.push_back({t.text, parse_memory_name(), loc(t)});
             } while (accept(","));
         } else if (a == "tunable") {
             do {
@@ -805,12 +487,7 @@ private:
                 const Token& t = expect_ident("a tensor name after 'layout'");
                 check_unique(seen, "layout " + t.text, "layout of '" + t.text + "'", t, inst);
                 expect("=", "after 'layout " + t.text + "'");
-                const Token& l = expect_ident("a layout (" + one_of(kLayouts) + ")");
-                auto layout = mapping::parse_layout(l.text);
-                if (!layout)
-                    fail(l, "unknown layout '" + l.text + "' (expected one of " + one_of(kLayouts) +
-                                ")");
-                inst.layouts.push_back({t.text, *layout, loc(t)});
+                inst.layouts.push_back({t.text, parse_layout_name(), loc(t)});
             } while (accept(","));
         } else if (a == "warpspecialize" || a == "persistent") {
             check_unique(seen, a, "'" + a + "'", kw, inst);
@@ -868,16 +545,6 @@ private:
         }
     }
 
-    static void resolve(std::vector<Operand>& operands, const Scope& scope) {
-        for (auto& o : operands) {
-            if (o.is_tensor() || o.scalar()->kind != ExprKind::Name)
-                continue;
-            auto it = scope.find(o.scalar()->name);
-            if (it != scope.end() && it->second)
-                o.value = TensorRef{o.scalar()->name, {}, o.scalar()->loc};
-        }
-    }
-
     static void resolve_block(std::vector<Stmt>& body, Scope scope) {
         for (auto& s : body) {
             if (auto* d = std::get_if<TunableDecl>(&s.node))
@@ -892,9 +559,9 @@ private:
             else if (auto* x = std::get_if<LetScalar>(&s.node))
                 scope[x->name] = false;
             else if (auto* l = std::get_if<Launch>(&s.node))
-                resolve(l->args, scope);
+                resolve_tensor_names(l->args, scope);
             else if (auto* op = std::get_if<LeafOp>(&s.node))
-                resolve(op->operands, scope);
+                resolve_tensor_names(op->operands, scope);
             else if (auto* loop = std::get_if<Loop>(&s.node)) {
                 Scope inner = scope;
                 for (const auto& v : loop->vars)
@@ -919,12 +586,10 @@ Result<Program> parse_program(std::string_view text, const std::string& filename
 }
 
 Result<Program> parse_file(const std::string& path) {
-    std::ifstream in(path, std::ios::binary);
-    if (!in)
-        return Diagnostic{Loc{}, "cannot read file '" + path + "'"};
-    std::ostringstream text;
-    text << in.rdbuf();
-    return parse_program(text.str(), path);
+    auto text = read_source(path);
+    if (!text)
+        return text.errors();
+    return parse_program(*text, path);
 }
 
 } // namespace kiln::ir
