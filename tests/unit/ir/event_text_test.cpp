@@ -1,9 +1,12 @@
 // The event IR text form (docs/event_ir.md): the printer's exact output for IR built in C++,
 // round trips of hand-written text covering every construct, and pinned syntax errors.
+#include "fuzz_mutator.h"
 #include "ir/event_parser.h"
 #include "ir/event_printer.h"
 
 #include <gtest/gtest.h>
+
+#include <iostream>
 
 namespace kiln::event {
 namespace {
@@ -264,6 +267,207 @@ alloc T : GLOBAL f32[4]   #   spaced note
     ASSERT_TRUE(q.ok()) << q.error_text();
     EXPECT_EQ(print_event_program(*q), "event_program p\n\nalloc T : GLOBAL f32[4]  # spaced note\n"
                                        "%a = copy T -> T @HOST\n%b = join @HOST after [%a, %a]\n");
+}
+
+// Malformed input gives exactly one diagnostic whose full text (file:line:col and message) is
+// pinned here.
+struct BadInput {
+    const char* name;
+    std::string text;
+    std::string error;
+};
+
+const std::string kHead = "event_program p\n";
+
+std::vector<BadInput> bad_inputs() {
+    return {
+        {"missing_header", "program p\n",
+         "bad.ev:1:1: error: expected 'event_program' at the start of an event program, found "
+         "'program'"},
+        {"missing_program_name", "event_program\n",
+         "bad.ev:2:1: error: expected a program name after 'event_program', found end of file"},
+        {"size_without_equals", kHead + "sizes K 3\n",
+         "bad.ev:2:9: error: expected '=' after size symbol 'K', found '3'"},
+        {"stages_without_var", kHead + "alloc T : GLOBAL f32[4] stages 2\n",
+         "bad.ev:3:1: error: expected 'on' after the stage count, found end of file"},
+        {"unknown_memory", kHead + "alloc T : L2 f32[4]\n",
+         "bad.ev:2:11: error: unknown memory 'L2' (expected one of GLOBAL, SHARED, REGISTER, "
+         "NONE)"},
+        {"unknown_layout", kHead + "alloc T : GLOBAL f32[4] layout swizzle256\n",
+         "bad.ev:2:32: error: unknown layout 'swizzle256' (expected one of row_major, col_major, "
+         "swizzle32, swizzle64, swizzle128)"},
+        {"partition_of_unknown", kHead + "alloc T : GLOBAL f32[4]\npart P = blocks(U, [2])\n",
+         "bad.ev:3:17: error: unknown tensor or partition 'U'"},
+        {"tile_does_not_divide", kHead + "alloc T : GLOBAL f32[4]\npart P = blocks(T, [3])\n",
+         "bad.ev:3:17: error: blocks partition of 'T' (shape [4]) by tile 3 does not divide "
+         "dimension 0 (4 % 3 = 1); declare a remainder policy: blocks(..., pad)"},
+        {"partition_of_whole_partition",
+         kHead + "alloc T : GLOBAL f32[4]\npart P = blocks(T, [2])\npart Q = blocks(P, [1])\n",
+         "bad.ev:4:17: error: partition 'P' needs an index to name the piece to partition"},
+        {"unknown_partition_operator", kHead + "alloc T : GLOBAL f32[4]\npart P = tiles(T, [2])\n",
+         "bad.ev:3:10: error: expected 'blocks' or 'mma' after 'part P =', found 'tiles'"},
+        {"mma_needs_matrix",
+         kHead + "alloc T : GLOBAL f32[4]\npart P = mma(T, acc, WARPGROUP, 64)\n",
+         "bad.ev:3:14: error: mma partition (acc, WARPGROUP) of 'T' with shape [4]: needs a 2-d "
+         "tensor"},
+        {"copy_without_arrow", kHead + "%e = copy T U @HOST\n",
+         "bad.ev:2:13: error: expected '->' after the source of the copy, found 'U'"},
+        {"copy_without_destination", kHead + "%e = copy T -> @HOST\n",
+         "bad.ev:2:16: error: expected a destination view after '->', found '@'"},
+        {"unknown_operation", kHead + "%e = move T -> U @HOST\n",
+         "bad.ev:2:6: error: expected an operation after '%e =' (copy, call, join, for or pfor), "
+         "found 'move'"},
+        {"missing_level", kHead + "%e = copy T -> U\n",
+         "bad.ev:3:1: error: expected '@' before the processor level of '%e', found end of file"},
+        {"unknown_level", kHead + "%e = join @CLUSTER\n",
+         "bad.ev:2:12: error: unknown processor level 'CLUSTER' (expected one of HOST, BLOCK, "
+         "WARPGROUP, WARP, THREAD)"},
+        {"unknown_role", kHead + "%e = copy T -> U @HOST role dmaa\n",
+         "bad.ev:2:29: error: unknown role 'dmaa' (expected one of any, dma, compute)"},
+        {"ref_without_percent", kHead + "%e = join @HOST after [e1]\n",
+         "bad.ev:2:24: error: expected an event reference ('%name'), found 'e1'"},
+        {"zero_distance", kHead + "%e = join @HOST after [%a@-0]\n",
+         "bad.ev:2:28: error: the loop distance of '%a' must be positive"},
+        {"empty_ref_index", kHead + "%e = join @HOST after [%a[:, ]\n",
+         "bad.ev:2:30: error: expected an expression, found ']'"},
+        {"pfor_arity", kHead + "%e = pfor (i, j) in [2] @BLOCK {\n}\n",
+         "bad.ev:2:6: error: pfor '%e' has 2 variable(s) but 1 extent(s)"},
+        {"op_after_yield",
+         kHead + "%e = for k in [2] @BLOCK {\n  yield %a\n  %b = join @BLOCK\n}\n",
+         "bad.ev:4:3: error: expected '}' after 'yield' (the last line of a loop body), found "
+         "'%'"},
+        {"unclosed_body", kHead + "%e = for k in [2] @BLOCK {\n  %b = join @BLOCK\n",
+         "bad.ev:4:1: error: expected '}' to close the body opened at bad.ev:2:26, found end of "
+         "file"},
+        {"over_without_extent", kHead + "%e = join @HOST over (g: WARP)\n",
+         "bad.ev:2:30: error: expected the extent of processor variable 'g', found ')'"},
+        {"controls_on_a_join", kHead + "%e = join @HOST warpspecialize\n",
+         "bad.ev:2:17: error: expected newline or ';' after '%e = join', found 'warpspecialize'"},
+        {"unknown_leaf_op", kHead + "leaf f(C: rw f32[4]) {\n  frob(C)\n}\n",
+         "bad.ev:3:3: error: unknown leaf operation 'frob'"},
+        {"duplicate_leaf_param", kHead + "leaf f(C: rw f32[4], C: f32) {\n}\n",
+         "bad.ev:2:22: error: duplicate parameter 'C' in leaf 'f'"},
+        {"leaf_after_ops", kHead + "%e = join @HOST\nleaf f() {\n}\n",
+         "bad.ev:3:1: error: expected an operation (alloc, part, '%name = ...' or yield), found "
+         "'leaf'"},
+        {"deep_nesting", kHead + "%e = copy T[" + std::string(300, '(') + " -> T @HOST\n",
+         "bad.ev:2:212: error: nesting too deep (more than 200 levels)"},
+        {"bad_character", kHead + "%e = copy T -> T @HOST $\n",
+         "bad.ev:2:24: error: unexpected character '$'"},
+    };
+}
+
+TEST(EventText, MalformedInputGivesOnePinnedDiagnostic) {
+    for (const auto& c : bad_inputs()) {
+        SCOPED_TRACE(c.name);
+        auto p = parse_event_program(c.text, "bad.ev");
+        ASSERT_FALSE(p.ok());
+        ASSERT_EQ(p.errors().size(), 1u);
+        EXPECT_EQ(p.errors()[0].str(), c.error);
+    }
+}
+
+TEST(EventText, UnreadableFileIsADiagnostic) {
+    auto p = parse_event_file("/nonexistent/x.ev");
+    ASSERT_FALSE(p.ok());
+    EXPECT_EQ(p.errors()[0].str(), "error: cannot read file '/nonexistent/x.ev'");
+}
+
+// Mutation fuzzing (KILN_FUZZ_CASES, KILN_FUZZ_SEED as for the program parser): every mutated
+// text gives a located diagnostic, or a program whose print parses back and prints the same.
+const std::vector<std::string> kEventInserts = {"(",
+                                                ")",
+                                                "[",
+                                                "]",
+                                                "{",
+                                                "}",
+                                                ",",
+                                                ":",
+                                                "=",
+                                                ";",
+                                                ".",
+                                                "@",
+                                                "@-",
+                                                "@-0",
+                                                "-",
+                                                "*",
+                                                "%",
+                                                "%e",
+                                                "->",
+                                                "#",
+                                                "\n",
+                                                "_",
+                                                "0",
+                                                "-1",
+                                                "1.5",
+                                                "inf",
+                                                "alloc",
+                                                "part",
+                                                "copy",
+                                                "call",
+                                                "join",
+                                                "for",
+                                                "pfor",
+                                                "yield",
+                                                "over",
+                                                "after",
+                                                "cross",
+                                                "role",
+                                                "dma",
+                                                "leaf",
+                                                "param",
+                                                "stages",
+                                                "on",
+                                                "mma",
+                                                "blocks",
+                                                "pad",
+                                                "mirrors",
+                                                "origin",
+                                                "WARP",
+                                                "THREAD",
+                                                "warpspecialize",
+                                                "pipeline = 2",
+                                                "99999999999999999999",
+                                                "((((((((((",
+                                                "%f = for k in [2] @BLOCK {"};
+
+// Returns whether the text parsed.
+bool check_event_text(const std::string& text) {
+    auto p = parse_event_program(text, "fuzz.ev");
+    if (!p.ok()) {
+        EXPECT_EQ(p.errors().size(), 1u);
+        EXPECT_TRUE(p.errors()[0].loc.known()) << p.errors()[0].str();
+        EXPECT_FALSE(p.errors()[0].message.empty());
+        return false;
+    }
+    std::string printed = print_event_program(*p);
+    auto again = parse_event_program(printed, "fuzz.ev (printed)");
+    EXPECT_TRUE(again.ok()) << again.error_text() << "printed:\n" << printed;
+    if (again.ok()) {
+        EXPECT_EQ(print_event_program(*again), printed);
+    }
+    return true;
+}
+
+TEST(Fuzz, EventText) {
+    const std::string sources[] = {kEveryConstruct, print_event_program(sample())};
+    long cases = ir::testing::env_or("KILN_FUZZ_CASES", 2000);
+    long seed = ir::testing::env_or("KILN_FUZZ_SEED", 1);
+    ir::testing::Mutator mutator(static_cast<uint32_t>(seed), kEventInserts);
+    long parsed = 0;
+    for (long i = 0; i < cases; ++i) {
+        std::string text = mutator.mutate(sources[i % 2]);
+        SCOPED_TRACE("case " + std::to_string(i) + " (seed " + std::to_string(seed) + ")");
+        parsed += check_event_text(text);
+        if (::testing::Test::HasFailure()) {
+            ADD_FAILURE() << "input:\n" << text;
+            return;
+        }
+    }
+    std::cout << parsed << " of " << cases << " mutated inputs parsed\n";
+    if (cases >= 200) {
+        EXPECT_GT(parsed, 0);
+    }
 }
 
 } // namespace

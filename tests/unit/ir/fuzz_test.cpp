@@ -3,6 +3,7 @@
 // diagnostic with a location or to a program whose print re-parses to the same IR. A crash, a
 // hang or an exception is a failure. KILN_FUZZ_CASES sets the number of cases (default 2000),
 // KILN_FUZZ_SEED the seed (default 1).
+#include "fuzz_mutator.h"
 #include "ir/parser.h"
 #include "ir/printer.h"
 #include "program_diff.h"
@@ -17,129 +18,59 @@
 namespace kiln::ir {
 namespace {
 
-long env_or(const char* name, long fallback) {
-    const char* v = std::getenv(name);
-    return v && *v ? std::strtol(v, nullptr, 10) : fallback;
-}
-
-bool word_char(char c) {
-    return std::isalnum(static_cast<unsigned char>(c)) || c == '_';
-}
-
-// The rough token around byte `i` of `s` (a word, a run of blanks, or one character), as a
-// byte range [begin, end).
-std::pair<std::size_t, std::size_t> token_at(const std::string& s, std::size_t i) {
-    auto same_class = [&](std::size_t j) {
-        return word_char(s[i]) ? word_char(s[j]) : s[i] == ' ' && s[j] == ' ';
-    };
-    std::size_t b = i, e = i + 1;
-    while (b > 0 && same_class(b - 1))
-        --b;
-    while (e < s.size() && same_class(e))
-        ++e;
-    return {b, e};
-}
-
-class Mutator {
-public:
-    explicit Mutator(uint32_t seed) : rng_(seed) {}
-
-    std::string mutate(std::string s) {
-        int n = 1 + pick(3);
-        for (int i = 0; i < n && !s.empty(); ++i)
-            s = mutate_once(s);
-        return s;
-    }
-
-private:
-    std::mt19937 rng_;
-
-    std::size_t pick(std::size_t n) {
-        return std::uniform_int_distribution<std::size_t>(0, n - 1)(rng_);
-    }
-
-    std::string mutate_once(const std::string& s) {
-        static const char* kInserts[] = {"(",
-                                         ")",
-                                         "[",
-                                         "]",
-                                         "{",
-                                         "}",
-                                         ",",
-                                         ":",
-                                         "=",
-                                         ";",
-                                         ".",
-                                         "@",
-                                         "+",
-                                         "-",
-                                         "*",
-                                         "/",
-                                         "%",
-                                         "->",
-                                         "#",
-                                         "\"",
-                                         "\n",
-                                         "_",
-                                         "0",
-                                         "-1",
-                                         "1.5e",
-                                         "inf",
-                                         "let",
-                                         "launch",
-                                         "srange",
-                                         "prange",
-                                         "tunable",
-                                         "task",
-                                         "variant",
-                                         "inner",
-                                         "leaf",
-                                         "mapping",
-                                         "instance",
-                                         "entry",
-                                         "tensor",
-                                         "blocks",
-                                         "mma",
-                                         "pad",
-                                         "grid",
-                                         "WARPGROUP",
-                                         "reduce(+)",
-                                         "mem",
-                                         "dispatch",
-                                         "KiB",
-                                         "99999999999999999999",
-                                         "call_external(\"f\")",
-                                         "((((((((((",
-                                         "srange k in [2] {"};
-        auto [b, e] = token_at(s, pick(s.size()));
-        switch (pick(7)) {
-        case 0: // delete a token
-            return s.substr(0, b) + s.substr(e);
-        case 1: // duplicate a token
-            return s.substr(0, e) + s.substr(b, e - b) + s.substr(e);
-        case 2: { // swap two tokens
-            auto [b2, e2] = token_at(s, pick(s.size()));
-            if (b2 < b)
-                std::swap(b, b2), std::swap(e, e2);
-            if (b2 < e)
-                return s;
-            return s.substr(0, b) + s.substr(b2, e2 - b2) + s.substr(e, b2 - e) +
-                   s.substr(b, e - b) + s.substr(e2);
-        }
-        case 3: // insert punctuation or a keyword
-            return s.substr(0, b) + kInserts[pick(std::size(kInserts))] + s.substr(b);
-        case 4: // delete a byte range
-            return s.substr(0, b) + s.substr(std::min(s.size(), b + 1 + pick(16)));
-        case 5: // truncate
-            return s.substr(0, b);
-        default: { // replace a byte with any byte
-            std::string t = s;
-            t[b] = static_cast<char>(pick(256));
-            return t;
-        }
-        }
-    }
-};
+// Punctuation and keywords of the program language.
+const std::vector<std::string> kProgramInserts = {"(",
+                                                  ")",
+                                                  "[",
+                                                  "]",
+                                                  "{",
+                                                  "}",
+                                                  ",",
+                                                  ":",
+                                                  "=",
+                                                  ";",
+                                                  ".",
+                                                  "@",
+                                                  "+",
+                                                  "-",
+                                                  "*",
+                                                  "/",
+                                                  "%",
+                                                  "->",
+                                                  "#",
+                                                  "\"",
+                                                  "\n",
+                                                  "_",
+                                                  "0",
+                                                  "-1",
+                                                  "1.5e",
+                                                  "inf",
+                                                  "let",
+                                                  "launch",
+                                                  "srange",
+                                                  "prange",
+                                                  "tunable",
+                                                  "task",
+                                                  "variant",
+                                                  "inner",
+                                                  "leaf",
+                                                  "mapping",
+                                                  "instance",
+                                                  "entry",
+                                                  "tensor",
+                                                  "blocks",
+                                                  "mma",
+                                                  "pad",
+                                                  "grid",
+                                                  "WARPGROUP",
+                                                  "reduce(+)",
+                                                  "mem",
+                                                  "dispatch",
+                                                  "KiB",
+                                                  "99999999999999999999",
+                                                  "call_external(\"f\")",
+                                                  "((((((((((",
+                                                  "srange k in [2] {"};
 
 // Either a located diagnostic, or a program that prints to text parsing back to the same IR.
 // Returns whether the text parsed.
@@ -168,9 +99,9 @@ TEST(Fuzz, MutatedExamplesNeverCrashTheParser) {
     for (const auto& f : testing::example_files())
         sources.push_back(testing::read_text(f));
     ASSERT_FALSE(sources.empty());
-    long cases = env_or("KILN_FUZZ_CASES", 2000);
-    long seed = env_or("KILN_FUZZ_SEED", 1);
-    Mutator mutator(static_cast<uint32_t>(seed));
+    long cases = testing::env_or("KILN_FUZZ_CASES", 2000);
+    long seed = testing::env_or("KILN_FUZZ_SEED", 1);
+    testing::Mutator mutator(static_cast<uint32_t>(seed), kProgramInserts);
     long parsed = 0;
     for (long i = 0; i < cases; ++i) {
         std::string text = mutator.mutate(sources[i % sources.size()]);
