@@ -1,8 +1,10 @@
 // The event IR text form (docs/event_ir.md): the printer's exact output for IR built in C++,
 // round trips of hand-written text covering every construct, and pinned syntax errors.
+#include "event_samples.h"
 #include "fuzz_mutator.h"
 #include "ir/event_parser.h"
 #include "ir/event_printer.h"
+#include "ir/event_verify.h"
 
 #include <gtest/gtest.h>
 
@@ -148,57 +150,11 @@ TEST(EventText, PrintsRefsWithIndexDistanceAndCross) {
     EXPECT_EQ(print_ref(ref("acc", {}, 1)), "%acc@-1");
 }
 
-// Every construct of the grammar, in canonical form.
-const char* kEveryConstruct = R"(event_program every
-sizes K = 128, M = 256, N = 128
-
-leaf mma_leaf(C: rw f32[64, 128], A: read bf16[64, 64], B: read bf16[64, 128]) {
-  mma(C, A, B)
-}
-
-leaf epilogue(D: write bf16[2, 64], C: read f32[2, 64], alpha: f32, rows: i32) {
-  scale(D, C, alpha)
-  mask(D, rows, 0, 64, 1)
-}
-
-alloc D : GLOBAL bf16[256, 128] param write
-alloc A : GLOBAL bf16[256, 128] param read layout row_major
-alloc B : GLOBAL bf16[128, 128] param read
-alloc X : NONE f32[256, 128]  # never materialized
-part Dp = blocks(D, [128, 128], pad)
-part Ap = blocks(A, [128, 64])
-part Bp = blocks(B, [64, _])  # squeezed columns
-%e0 = pfor (i, j) in [2, 1] @BLOCK warpspecialize pipeline = 2 smem_limit = 232448 persistent dma_registers = 40 compute_registers = 232 {  # the grid
-  alloc Acc : REGISTER f32[128, 128] origin gemm_block.C
-  part Accw = mma(Acc, acc, WARPGROUP, 128)
-  part Accv = mma(Accw[g, 0], acc, WARP)
-  alloc As : SHARED bf16[128, 64] stages 2 on k layout swizzle128 offset 0 mirrors Ap[i, 0] origin gemm_block.A
-  alloc Bs : SHARED bf16[64, 128] stages 2 on k layout swizzle128 offset 16384
-  %z = call mma_leaf(Accw[g, 0], As, Bs) @WARPGROUP over (g: WARPGROUP 2) role compute
-  %e1 = for k in [2] @BLOCK pipeline = 2 after [%z[:]] {
-    %a = copy Ap[i, k] -> As @BLOCK role dma after [cross %m[:]@-2]  # copy-in A
-    %b = copy Bp[k] -> Bs @BLOCK role dma after [cross %m[:]@-2]
-    %m = call mma_leaf(Accw[g, 0], As, Bs) @WARPGROUP over (g: WARPGROUP 2) role compute after [cross %a, cross %b, %m[g]@-1]
-    yield %m[:]
-  }
-  alloc R : REGISTER bf16[2, 64] over (g: WARPGROUP 2, w: WARP 4, t: THREAD 32)
-  %c = call epilogue(R, Accv[w], 0.5 * 2, M - i * 128) @THREAD over (g: WARPGROUP 2, w: WARP 4, t: THREAD 32) after [%e1]
-  %o = copy add R -> Dp[i, j] @THREAD over (g: WARPGROUP 2, w: WARP 4, t: THREAD 32) after [%c[g, w, t]]
-  %x = copy max X -> X @BLOCK
-  %y = copy Dp[i, j] -> X @BLOCK
-  %j = join @BLOCK after [%o[:, :, :], %x, %y]
-  yield %j
-}
-%e2 = pfor t in [32] @THREAD after [%e0[:, :]] {
-}
-%done = join @HOST after [%e0[0, :], %e2[t + 1]]
-)";
-
 TEST(EventText, EveryConstructRoundTrips) {
-    auto p = parse_event_program(kEveryConstruct, "every.ev");
+    auto p = parse_event_program(testing::kEveryConstruct, "every.ev");
     ASSERT_TRUE(p.ok()) << p.error_text();
     std::string printed = print_event_program(*p);
-    EXPECT_EQ(printed, kEveryConstruct);
+    EXPECT_EQ(printed, testing::kEveryConstruct);
     auto again = parse_event_program(printed, "every.ev");
     ASSERT_TRUE(again.ok()) << again.error_text();
     EXPECT_EQ(print_event_program(*again), printed);
@@ -214,27 +170,28 @@ TEST(EventText, PrintedSampleRoundTrips) {
 // What the text does not spell out is recomputed: partition shapes, a pfor's issuing level,
 // call argument kinds, notes.
 TEST(EventText, ParserRecomputesWhatTheTextLeavesOut) {
-    auto p = parse_event_program(kEveryConstruct, "every.ev");
+    auto p = parse_event_program(testing::kEveryConstruct, "every.ev");
     ASSERT_TRUE(p.ok()) << p.error_text();
     const Block& top = p->body;
-    const Op& bp = top.ops[6];
-    ASSERT_EQ(bp.kind, OpKind::Part);
-    EXPECT_EQ(bp.part.shape.grid, (Shape{2, 128}));
-    EXPECT_EQ(bp.part.shape.piece, (Shape{64}));
-    EXPECT_EQ(bp.note, "squeezed columns");
-    const Op& grid = top.ops[7];
+    const Op& bc = top.ops[7];
+    ASSERT_EQ(bc.kind, OpKind::Part);
+    EXPECT_EQ(bc.part.shape.grid, (Shape{2, 128}));
+    EXPECT_EQ(bc.part.shape.piece, (Shape{64}));
+    EXPECT_EQ(bc.note, "squeezed columns");
+    const Op& grid = top.ops[8];
     EXPECT_EQ(grid.kind, OpKind::PFor);
     EXPECT_EQ(grid.level, ir::Level::Host);
     EXPECT_EQ(grid.loop.level, ir::Level::Block);
     EXPECT_EQ(grid.note, "the grid");
-    const Op& accv = grid.loop.body.ops[2];
-    EXPECT_EQ(accv.part.shape.grid, (Shape{4}));
-    EXPECT_EQ(accv.part.shape.piece, (Shape{16, 128}));
-    const Op& epilogue = grid.loop.body.ops[8];
+    const Op& acct = grid.loop.body.ops[3];
+    EXPECT_EQ(acct.part.shape.grid, (Shape{32}));
+    EXPECT_EQ(acct.part.shape.piece, (Shape{2, 32}));
+    const Op& epilogue = grid.loop.body.ops[11];
     ASSERT_EQ(epilogue.kind, OpKind::Call);
     EXPECT_EQ(epilogue.args.size(), 2u);
     EXPECT_EQ(epilogue.scalars.size(), 2u);
-    const Op& kloop = grid.loop.body.ops[6];
+    const Op& kloop = grid.loop.body.ops[8];
+    ASSERT_EQ(kloop.kind, OpKind::For);
     const EventRef& war = kloop.loop.body.ops[0].after[0];
     EXPECT_TRUE(war.cross);
     EXPECT_EQ(war.distance, 2);
@@ -374,7 +331,8 @@ TEST(EventText, UnreadableFileIsADiagnostic) {
 }
 
 // Mutation fuzzing (KILN_FUZZ_CASES, KILN_FUZZ_SEED as for the program parser): every mutated
-// text gives a located diagnostic, or a program whose print parses back and prints the same.
+// text gives a located diagnostic, or a program that verifies without crashing and whose print
+// parses back and prints the same.
 const std::vector<std::string> kEventInserts = {"(",
                                                 ")",
                                                 "[",
@@ -440,6 +398,7 @@ bool check_event_text(const std::string& text) {
         EXPECT_FALSE(p.errors()[0].message.empty());
         return false;
     }
+    verify_event_program(*p); // any parsed program can be verified without crashing
     std::string printed = print_event_program(*p);
     auto again = parse_event_program(printed, "fuzz.ev (printed)");
     EXPECT_TRUE(again.ok()) << again.error_text() << "printed:\n" << printed;
@@ -450,7 +409,7 @@ bool check_event_text(const std::string& text) {
 }
 
 TEST(Fuzz, EventText) {
-    const std::string sources[] = {kEveryConstruct, print_event_program(sample())};
+    const std::string sources[] = {testing::kEveryConstruct, print_event_program(sample())};
     long cases = ir::testing::env_or("KILN_FUZZ_CASES", 2000);
     long seed = ir::testing::env_or("KILN_FUZZ_SEED", 1);
     ir::testing::Mutator mutator(static_cast<uint32_t>(seed), kEventInserts);
