@@ -46,7 +46,7 @@ public:
     explicit Verifier(const EventProgram& p) : prog_(p) {}
 
     std::vector<Diagnostic> run() {
-        check_unique_events();
+        check_event_definitions();
         check_block(prog_.body, nullptr);
         return std::move(errors_);
     }
@@ -61,10 +61,19 @@ private:
     }
     void error(const Op& op, std::string message) { error(op.loc, std::move(message)); }
 
-    void check_unique_events() {
+    void check_event_definitions() {
         std::map<std::string, const Op*> first;
         walk(prog_.body, [&](const Op& op) {
-            if (op.result.empty())
+            bool declares = op.kind == OpKind::Alloc || op.kind == OpKind::Part;
+            if (op.result.empty() != declares) {
+                error(op, declares ? name_of(op) + ": defines event %" + op.result +
+                                         ", but an alloc or part defines none"
+                                   : std::string(spelling(op.kind)) +
+                                         ": defines no event (every copy, call, join and loop "
+                                         "defines one)");
+                return;
+            }
+            if (declares)
                 return;
             auto [it, fresh] = first.emplace(op.result, &op);
             if (!fresh)

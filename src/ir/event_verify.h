@@ -1,7 +1,7 @@
 #pragma once
 // Checks the structural rules of the event IR (src/ir/event.h) that every pass must preserve,
 // so a pass's output can be verified after it runs:
-//   - each event id is defined once;
+//   - each copy, call, join and loop defines an event id (alloc and part none), each id once;
 //   - a reference names an event defined earlier in the same or an enclosing body, or, with a
 //     loop distance, one defined anywhere in the body of an enclosing `for`; it indexes every
 //     dimension of that event (event_dims);

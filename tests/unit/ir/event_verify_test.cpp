@@ -161,5 +161,22 @@ TEST(EventVerify, ProgramYieldAndUnlocatedOps) {
                                "defined before it in this or an enclosing body");
 }
 
+TEST(EventVerify, EveryEventOpDefinesAnId) {
+    auto p = parse_event_program(kValid, "v.ev");
+    ASSERT_TRUE(p.ok()) << p.error_text();
+    p->body.ops[2].loop.body.ops[1].result.clear(); // %a
+    p->body.ops[0].result = "T";                    // alloc T
+    std::vector<std::string> errors;
+    for (const auto& d : verify_event_program(*p))
+        errors.push_back(d.str());
+    EXPECT_EQ(errors,
+              (Messages{"v.ev:7:1: error: alloc T: defines event %T, but an alloc or part "
+                        "defines none",
+                        "v.ev:11:3: error: copy: defines no event (every copy, call, join and "
+                        "loop defines one)",
+                        "v.ev:12:3: error: call %b: reference cross %a names no event defined "
+                        "before it in this or an enclosing body"}));
+}
+
 } // namespace
 } // namespace kiln::event
