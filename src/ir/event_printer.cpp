@@ -42,14 +42,16 @@ std::string over(const std::vector<ProcDim>& dims) {
            ")";
 }
 
+// One comment line; the parser drops the blanks around a comment, so they are not printed.
 std::string note(const std::string& text) {
-    if (text.empty())
-        return "";
     std::string one_line = text;
     for (char& c : one_line)
         if (c == '\n' || c == '\r')
             c = ' ';
-    return "  # " + one_line;
+    std::size_t b = one_line.find_first_not_of(" \t");
+    if (b == std::string::npos)
+        return "";
+    return "  # " + one_line.substr(b, one_line.find_last_not_of(" \t") + 1 - b);
 }
 
 std::string after(const std::vector<EventRef>& refs) {

@@ -5,7 +5,8 @@
 // Deterministic: sections in a fixed order (header, leaf definitions, operations) separated by
 // one blank line, two spaces of indentation per loop nesting level, optional attributes in the
 // grammar's order and omitted when they hold their default, a note as a trailing `# ...`
-// comment (a newline inside a note prints as a space, so it stays one comment).
+// comment (a newline inside a note prints as a space, so it stays one comment; blanks around it
+// are not printed).
 #include "ir/event.h"
 
 #include <string>

@@ -145,6 +145,19 @@ TEST(EventText, PrintsTheDocumentedForm) {
     EXPECT_EQ(print_event_program(sample()), kSampleText);
 }
 
+TEST(EventText, NotesPrintAsOneTrimmedComment) {
+    EventProgram p;
+    p.name = "n";
+    Op t = alloc_op("T", ir::Memory::Global, ir::DType::F32, {4});
+    t.note = "  two\nlines \t";
+    p.body.ops.push_back(t);
+    std::string printed = print_event_program(p);
+    EXPECT_EQ(printed, "event_program n\n\nalloc T : GLOBAL f32[4]  # two lines\n");
+    auto again = parse_event_program(printed, "n.ev");
+    ASSERT_TRUE(again.ok()) << again.error_text();
+    EXPECT_EQ(again->body.ops[0].note, "two lines");
+}
+
 TEST(EventText, PrintsRefsWithIndexDistanceAndCross) {
     EXPECT_EQ(print_ref(ref("e", {name_ref("g"), nullptr}, 2, true)), "cross %e[g, :]@-2");
     EXPECT_EQ(print_ref(ref("acc", {}, 1)), "%acc@-1");
