@@ -291,8 +291,10 @@ private:
         Op op;
         op.kind = l.parallel ? OpKind::PFor : OpKind::For;
         op.result = new_event();
-        // A prange runs each iteration on a processor of the launched tasks' level.
-        op.level = op.loop.level = l.parallel ? next_child_level(l, n, c) : n.level;
+        // A prange runs each iteration on a processor of the launched tasks' level; the loop op
+        // itself belongs to the body it sits in.
+        op.level = n.level;
+        op.loop.level = l.parallel ? next_child_level(l, n, c) : n.level;
         op.loc = l.loc;
         op.note = std::string(l.parallel ? "prange" : "srange") + " in " + n.instance;
         op.loop.extents = loop_extents(l, s);
@@ -314,7 +316,7 @@ private:
         blocks_.pop_back();
         for (const auto& v : op.loop.vars)
             active_vars_.erase(v);
-        end_iteration(op.loop.body, op.level, l.loc);
+        end_iteration(op.loop.body, op.loop.level, l.loc);
         tracker_.close_loop(all_of(op));
         implications_.record(op);
         emit(std::move(op));

@@ -2,6 +2,7 @@
 // program whose `# CHECK:` lines must match the printed event IR in order) and every example.
 #include "check_lines.h"
 #include "ir/event_printer.h"
+#include "ir/event_verify.h"
 #include "passes/depend.h"
 #include "test_util.h"
 
@@ -25,7 +26,8 @@ TEST(Depend, EveryExampleLowers) {
         ++count;
         auto p = parse(read_text(f.path()), f.path().filename());
         auto e = lower(p);
-        EXPECT_TRUE(e.ok()) << f.path() << ": " << e.error_text();
+        ASSERT_TRUE(e.ok()) << f.path() << ": " << e.error_text();
+        EXPECT_EQ(format_diagnostics(event::verify_event_program(*e)), "") << f.path();
     }
     EXPECT_GE(count, 8);
 }
