@@ -177,6 +177,14 @@ std::optional<Plan> plan_within(const std::vector<SmemTensor>& ts, const Graph& 
     return best;
 }
 
+std::string named(const event::TensorDecl& t) {
+    return t.origin.empty() ? t.name : t.name + " (origin " + t.origin + ")";
+}
+
+std::string stages(int64_t n) {
+    return std::to_string(n) + (n == 1 ? " stage" : " stages");
+}
+
 std::string lifetime(const SmemTensor& t) {
     if (t.accesses.empty())
         return "unused";
@@ -189,15 +197,13 @@ Diagnostic overflow(const Op& pfor, const std::vector<SmemTensor>& ts, const Pla
     for (const auto& t : ts)
         total += t.bytes;
     std::string why = pfor.loop.controls.smem_limit ? "smem_limit" : "the machine's shared memory";
-    std::string msg =
-        "shared memory of pfor %" + pfor.result + " does not fit: the smallest plan " + "needs " +
-        std::to_string(best.footprint) + " bytes, the limit is " + std::to_string(limit) +
-        " bytes (" + why + "); SHARED tensors (" + std::to_string(total) + " bytes in all):";
+    std::string msg = "shared memory of pfor %" + pfor.result +
+                      " does not fit: the smallest plan needs " + std::to_string(best.footprint) +
+                      " bytes, the limit is " + std::to_string(limit) + " bytes (" + why +
+                      "); SHARED tensors (" + std::to_string(total) + " bytes in all):";
     for (const auto& t : ts)
-        msg += "\n  " + t.name() + " (origin " +
-               (t.alloc->alloc.origin.empty() ? "-" : t.alloc->alloc.origin) +
-               "): " + std::to_string(t.bytes) + " bytes, " +
-               std::to_string(t.alloc->alloc.stages) + " stages, live " + lifetime(t);
+        msg += "\n  " + named(t.alloc->alloc) + ": " + std::to_string(t.bytes) + " bytes, " +
+               stages(t.alloc->alloc.stages) + ", live " + lifetime(t);
     return Diagnostic{pfor.loc, msg};
 }
 
@@ -286,7 +292,7 @@ std::vector<Diagnostic> unmaterialized(const event::EventProgram& program,
         const auto& users = access.accesses(op.alloc.name);
         if (!users.empty())
             out.push_back({users.front()->loc,
-                           "tensor " + op.alloc.name + " is mapped to NONE but " +
+                           "tensor " + named(op.alloc) + " is mapped to NONE but " +
                                describe_op(*users.front()) +
                                " still uses it: map it to a memory so it can be materialized"});
     });
