@@ -56,6 +56,15 @@ View View::whole(std::shared_ptr<HostTensor> root) {
     return v;
 }
 
+View View::whole(std::shared_ptr<HostTensor> root, std::vector<std::vector<int64_t>> coords) {
+    View v = whole(std::move(root));
+    Layout l = *v.layout_;
+    assert(coords.size() == l.shape.size());
+    l.reported = std::move(coords);
+    v.layout_ = std::make_shared<const Layout>(std::move(l));
+    return v;
+}
+
 Result<View> View::piece(const ir::PartitionSpec& spec, const ir::PartitionShape& part,
                          const ir::Shape& index, const Loc& loc) const {
     if (index.size() != part.grid.size())
@@ -81,22 +90,26 @@ Result<View> View::piece(const ir::PartitionSpec& spec, const ir::PartitionShape
     for (std::size_t d = 0; d < part.piece.size(); ++d) {
         std::size_t s = source_dim_of(spec, d);
         fed[s] = true;
-        std::vector<int64_t> coords(part.piece[d]);
+        std::vector<int64_t> coords(part.piece[d]), reported;
         for (int64_t c = 0; c < part.piece[d]; ++c) {
             coord[d] = c;
             ir::piece_to_source(spec, src.shape, index, coord, out);
-            coords[c] = out[s] >= 0 && out[s] < src.shape[s] ? src.root_coords[s][out[s]] : -1;
+            const bool inside = out[s] >= 0 && out[s] < src.shape[s];
+            coords[c] = inside ? src.root_coords[s][out[s]] : -1;
+            if (!src.reported.empty())
+                reported.push_back(inside ? src.reported[s][out[s]] : -1);
         }
         coord[d] = 0;
         l.root_dim.push_back(src.root_dim[s]);
         l.root_coords.push_back(std::move(coords));
+        if (!src.reported.empty())
+            l.reported.push_back(std::move(reported));
     }
     // Dimensions the pieces drop (squeezed by `_`) pin one root coordinate.
     for (std::size_t s = 0; s < src.shape.size(); ++s) {
         if (fed[s])
             continue;
-        int64_t c =
-            origin[s] >= 0 && origin[s] < src.shape[s] ? src.root_coords[s][origin[s]] : -1;
+        int64_t c = origin[s] >= 0 && origin[s] < src.shape[s] ? src.root_coords[s][origin[s]] : -1;
         if (c < 0)
             l.outside = true;
         else

@@ -27,6 +27,11 @@ public:
 
     // The whole of `root`.
     static View whole(std::shared_ptr<HostTensor> root);
+    // The whole of `root`, a private copy of elements of another tensor: coordinate c along
+    // dimension d reports `coords[d][c]` (-1: none) as its root coordinate, and so do the
+    // coordinates of its pieces. The event-IR simulator runs leaves on such copies, and `mask`
+    // must see the coordinates of the tensor the copy stands for.
+    static View whole(std::shared_ptr<HostTensor> root, std::vector<std::vector<int64_t>> coords);
 
     // Piece `index` of the partition `spec` of this view (shape `part` from ir::partition_shape).
     // An index outside the grid is a Diagnostic at `loc`.
@@ -39,7 +44,11 @@ public:
     bool same_root(const View& o) const { return root_ == o.root_; }
 
     // Root coordinate of coordinate `c` along view dimension `d` (-1: outside the root).
-    int64_t root_coord(std::size_t d, int64_t c) const { return layout_->root_coords[d][c]; }
+    int64_t root_coord(std::size_t d, int64_t c) const {
+        return layout_->reported.empty() ? layout_->root_coords[d][c] : layout_->reported[d][c];
+    }
+    // The root dimension that view dimension `d` runs along.
+    int root_dim(std::size_t d) const { return layout_->root_dim[d]; }
     const Offsets& offsets() const { return layout_->offsets; }
     // One offset per element in row-major order, -1 for padding.
     std::vector<int64_t> element_offsets() const;
@@ -54,7 +63,9 @@ private:
         std::vector<std::vector<int64_t>> root_coords; // per view dimension, per coordinate
         ir::Shape fixed; // root coordinates of the root dimensions no view dimension runs along
         bool outside = false; // a fixed coordinate lies outside the root: all of it is padding
-        Offsets offsets;      // the same placement as flat offsets into the root's data
+        // Coordinates root_coord() reports when they are not the storage's (see whole()).
+        std::vector<std::vector<int64_t>> reported;
+        Offsets offsets; // the same placement as flat offsets into the root's data
     };
     static std::shared_ptr<const Layout> finish(Layout l, const HostTensor& root);
 

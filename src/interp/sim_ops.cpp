@@ -1,0 +1,293 @@
+#include "interp/sim_ops.h"
+
+#include "interp/leaf_eval.h"
+#include "ir/leaf_ops.h"
+
+#include <cmath>
+#include <limits>
+
+namespace kiln::interp::sim {
+namespace {
+
+constexpr std::size_t kMaxRaces = 100;
+const double kNaN = std::numeric_limits<double>::quiet_NaN();
+
+std::string view_text(const event::View& v) {
+    std::string s = v.name;
+    if (!v.whole()) {
+        s += "[";
+        for (std::size_t i = 0; i < v.index.size(); ++i)
+            s += (i ? ", " : "") + ir::to_string(v.index[i]);
+        s += "]";
+    }
+    return s;
+}
+
+std::string element_text(const Buffer& b, int64_t offset) {
+    const ir::Shape& shape = b.data->shape;
+    std::vector<int64_t> coord(shape.size());
+    for (std::size_t d = shape.size(); d-- > 0;) {
+        coord[d] = offset % shape[d];
+        offset /= shape[d];
+    }
+    std::string s = b.decl->name + "[";
+    for (std::size_t d = 0; d < coord.size(); ++d)
+        s += (d ? ", " : "") + std::to_string(coord[d]);
+    return s + "]";
+}
+
+double combine(event::CopyMode mode, double old, double v) {
+    switch (mode) {
+    case event::CopyMode::Assign:
+        return v;
+    case event::CopyMode::Add:
+        return old + v;
+    case event::CopyMode::Max:
+        return std::isnan(old) || std::isnan(v) ? kNaN : std::max(old, v);
+    }
+    return v;
+}
+
+bool needs_coordinates(const event::LeafDef& leaf) {
+    for (const auto& op : leaf.body) {
+        const ir::LeafOpInfo* info = ir::find_leaf_op(op.op);
+        if (info && info->kind == ir::LeafKind::Mask)
+            return true;
+    }
+    return false;
+}
+
+} // namespace
+
+Executor::Executor(EventTable& table, Storage& storage, SimReport& report)
+    : table_(table), storage_(storage), report_(report) {}
+
+const event::LeafDef& Executor::leaf_of(const event::Op& op) const {
+    const event::LeafDef* leaf = table_.program().find_leaf(op.callee);
+    if (!leaf)
+        fail_at(op.loc, "%" + op.result + " calls " + op.callee + ", which is not a leaf of " +
+                            table_.program().name);
+    return *leaf;
+}
+
+std::vector<Executor::Access> Executor::copy_accesses(const event::Op& op, const Ctx& c) {
+    Access src{storage_.resolve(op.src, c, op), {}, true, false};
+    Access dst{storage_.resolve(op.dst, c, op), {}, op.mode != event::CopyMode::Assign, true};
+    if (src.r.view.shape() != dst.r.view.shape())
+        fail_at(op.loc, "%" + op.result + " copies " + view_text(op.src) + " of shape " +
+                            ir::shape_string(src.r.view.shape()) + " to " + view_text(op.dst) +
+                            " of shape " + ir::shape_string(dst.r.view.shape()));
+    return {std::move(src), std::move(dst)};
+}
+
+std::vector<Executor::Access> Executor::call_accesses(const event::Op& op,
+                                                      const event::LeafDef& leaf, const Ctx& c) {
+    std::vector<Access> out;
+    std::size_t scalars = 0;
+    for (const auto& prm : leaf.params) {
+        if (!prm.is_tensor) {
+            ++scalars;
+            continue;
+        }
+        const std::size_t i = out.size();
+        if (i >= op.args.size())
+            fail_at(op.loc, "%" + op.result + " passes " + std::to_string(op.args.size()) +
+                                " tensors to " + leaf.name + ", which takes more");
+        Access a{storage_.resolve(op.args[i], c, op),
+                 {},
+                 ir::privilege_reads(prm.privilege),
+                 ir::privilege_writes(prm.privilege) || ir::privilege_reduces(prm.privilege)};
+        a.reads = a.reads || ir::privilege_reduces(prm.privilege);
+        if (a.r.view.shape() != prm.shape)
+            fail_at(op.loc, "%" + op.result + " passes " + view_text(op.args[i]) + " of shape " +
+                                ir::shape_string(a.r.view.shape()) + " as " + leaf.name + "'s " +
+                                prm.name + ", which is " + ir::shape_string(prm.shape));
+        out.push_back(std::move(a));
+    }
+    if (out.size() != op.args.size() || scalars != op.scalars.size())
+        fail_at(op.loc, "%" + op.result + " passes " + std::to_string(op.args.size()) +
+                            " tensors and " + std::to_string(op.scalars.size()) + " scalars to " +
+                            leaf.name + ", which takes " + std::to_string(out.size()) + " and " +
+                            std::to_string(scalars));
+    return out;
+}
+
+void Executor::race(NodeId id, const Buffer& b, int64_t offset, const std::string& verb,
+                    const std::string& detail) {
+    if (report_.races.size() >= kMaxRaces || !reported_.insert({table_.node(id).op, b.decl}).second)
+        return;
+    const std::string op = table_.describe(id);
+    report_.races.push_back(
+        {op, b.decl->name, op + " " + verb + " " + element_text(b, offset) + " (" + detail + ")"});
+}
+
+void Executor::start(NodeId id, int64_t step) {
+    const event::Op& op = *table_.node(id).op;
+    const Ctx c = table_.ctx(id);
+    Running run;
+    run.started = step;
+    run.accesses =
+        op.kind == event::OpKind::Copy ? copy_accesses(op, c) : call_accesses(op, leaf_of(op), c);
+    for (Access& a : run.accesses) {
+        if (!a.writes)
+            continue;
+        a.offsets = a.r.view.element_offsets();
+        Buffer& b = *a.r.buffer;
+        for (int64_t o : a.offsets) {
+            if (o < 0)
+                continue;
+            if (b.done_at[o] != kPending)
+                ++b.pending;
+            else if (b.writer[o] != id) {
+                // It reads what it writes (rw, reduce): that read happens now, so it is poison.
+                const std::string by = table_.describe(b.writer[o]);
+                if (a.reads) {
+                    race(id, b, o, "read poisoned", "written by " + by + ", not complete");
+                    b.data->data[o] = kNaN;
+                } else {
+                    race(id, b, o, "started writing", by + " was still writing it");
+                }
+            }
+            b.writer[o] = id;
+            b.done_at[o] = kPending;
+        }
+    }
+    running_.emplace(id, std::move(run));
+}
+
+std::vector<double> Executor::gather(NodeId id, const Running& run, Access& a) {
+    const Buffer& b = *a.r.buffer;
+    if (b.settled_before(run.started))
+        return read_all(a.r.view);
+    if (a.offsets.empty())
+        a.offsets = a.r.view.element_offsets();
+    std::vector<double> values(a.offsets.size());
+    for (std::size_t i = 0; i < a.offsets.size(); ++i) {
+        const int64_t o = a.offsets[i];
+        if (o < 0) {
+            values[i] = 0.0; // padding reads zero
+        } else if (b.writer[o] == id || b.done_at[o] < run.started) {
+            values[i] = b.data->data[o];
+        } else {
+            values[i] = kNaN;
+            const std::string by = table_.describe(b.writer[o]);
+            if (b.done_at[o] == kPending)
+                race(id, b, o, "read poisoned", "written by " + by + ", not complete");
+            else
+                race(id, b, o, "read", "overwritten by " + by + ", which started while it ran");
+        }
+    }
+    return values;
+}
+
+void Executor::scatter(NodeId id, const Access& a, const std::vector<double>& values,
+                       int64_t step) {
+    Buffer& b = *a.r.buffer;
+    for (std::size_t i = 0; i < a.offsets.size(); ++i) {
+        const int64_t o = a.offsets[i];
+        if (o < 0 || b.writer[o] != id)
+            continue; // padding, or a later writer took the element over (a reported race)
+        b.data->store(o, values[i]);
+        if (b.done_at[o] == kPending)
+            --b.pending;
+        b.done_at[o] = step;
+    }
+    b.last_done = step;
+}
+
+void Executor::finish(NodeId id, int64_t step) {
+    auto it = running_.find(id);
+    Running run = std::move(it->second);
+    running_.erase(it);
+    if (table_.node(id).op->kind == event::OpKind::Copy)
+        finish_copy(id, run, step);
+    else
+        finish_call(id, run, step);
+}
+
+void Executor::finish_copy(NodeId id, Running& run, int64_t step) {
+    const event::Op& op = *table_.node(id).op;
+    Access &src = run.accesses[0], &dst = run.accesses[1];
+    std::vector<double> values = gather(id, run, src);
+    if (op.mode != event::CopyMode::Assign) {
+        const std::vector<double> old = gather(id, run, dst);
+        for (std::size_t i = 0; i < values.size(); ++i)
+            values[i] = combine(op.mode, old[i], values[i]);
+    }
+    scatter(id, dst, values, step);
+}
+
+void Executor::finish_call(NodeId id, Running& run, int64_t step) {
+    const event::Op& op = *table_.node(id).op;
+    const event::LeafDef& leaf = leaf_of(op);
+    const Ctx c = table_.ctx(id);
+    const bool coords = needs_coordinates(leaf);
+    // The leaf runs on private copies: poison substitutes for racy reads without touching the
+    // shared storage, and a write-only argument starts as poison.
+    std::map<std::string, LeafArg> args;
+    std::map<std::string, int64_t> ints = table_.program().sizes;
+    std::map<std::string, double> floats;
+    std::vector<std::shared_ptr<HostTensor>> locals;
+    std::size_t t = 0, s = 0;
+    for (const auto& prm : leaf.params) {
+        if (!prm.is_tensor) {
+            const ir::Value v = table_.eval_value(c, op.scalars[s++], op.loc);
+            if (v.is_int && prm.dtype == ir::DType::I32)
+                ints[prm.name] = v.i;
+            else
+                floats[prm.name] = round_to(prm.dtype, v.as_double());
+            continue;
+        }
+        Access& a = run.accesses[t++];
+        if (!a.writes && !coords && a.r.buffer->settled_before(run.started)) {
+            // Nothing can race on it: the leaf reads the storage itself.
+            args[prm.name] = LeafArg{a.r.view, 0.0, op.loc};
+            locals.push_back(nullptr);
+            continue;
+        }
+        auto local = std::make_shared<HostTensor>();
+        local->dtype = a.r.view.dtype();
+        local->shape = a.r.view.shape();
+        local->data = a.reads ? gather(id, run, a) : std::vector<double>(a.offsets.size(), kNaN);
+        View v =
+            coords ? View::whole(local, storage_.mirrored_coords(a.r, c, op)) : View::whole(local);
+        args[prm.name] = LeafArg{std::move(v), 0.0, op.loc};
+        locals.push_back(std::move(local));
+    }
+    const ir::NameLookup names = [&](const std::string& n, ir::Value& out) {
+        if (auto f = floats.find(n); f != floats.end()) {
+            out = ir::Value::of_float(f->second);
+            return true;
+        }
+        if (auto i = ints.find(n); i != ints.end()) {
+            out = ir::Value::of_int(i->second);
+            return true;
+        }
+        return false;
+    };
+    for (const auto& stmt : leaf.body) {
+        std::vector<LeafArg> operands;
+        for (const auto& o : stmt.operands) {
+            if (o.is_tensor()) {
+                auto it = args.find(o.tensor().name);
+                if (it == args.end() || !o.tensor().indices.empty())
+                    fail_at(stmt.loc, "leaf " + leaf.name + ": operand " + o.tensor().name +
+                                          " is not one of its tensor parameters");
+                operands.push_back(it->second);
+                continue;
+            }
+            auto v = ir::evaluate(*o.scalar(), names);
+            if (!v)
+                fail_at(stmt.loc, "leaf " + leaf.name + ": " + v.errors().front().message);
+            operands.push_back({std::nullopt, v->as_double(), stmt.loc});
+        }
+        if (auto d = eval_leaf(stmt, operands))
+            fail_at(d->loc.known() ? d->loc : op.loc,
+                    table_.describe(id) + " calling " + leaf.name + ": " + d->message);
+    }
+    for (std::size_t i = 0; i < run.accesses.size(); ++i)
+        if (run.accesses[i].writes)
+            scatter(id, run.accesses[i], locals[i]->data, step);
+}
+
+} // namespace kiln::interp::sim

@@ -1,0 +1,152 @@
+#include "interp/sim_storage.h"
+
+#include <cstdint>
+
+namespace kiln::interp::sim {
+namespace {
+
+int64_t as_key(const void* p) {
+    return static_cast<int64_t>(reinterpret_cast<intptr_t>(p));
+}
+
+std::string what_op(const event::Op& user) {
+    return user.result.empty() ? std::string(event::spelling(user.kind)) : "%" + user.result;
+}
+
+} // namespace
+
+std::size_t Storage::KeyHash::operator()(const std::vector<int64_t>& k) const {
+    uint64_t h = 1469598103934665603ull;
+    for (int64_t v : k)
+        h = (h ^ static_cast<uint64_t>(v)) * 1099511628211ull;
+    return static_cast<std::size_t>(h);
+}
+
+Storage::Storage(const EventTable& table,
+                 std::map<std::string, std::shared_ptr<HostTensor>>& params,
+                 const SimOptions& options)
+    : table_(table), params_(params), options_(options) {}
+
+Resolved Storage::resolve(const event::View& v, const Ctx& c, const event::Op& user) {
+    return resolve_keyed(v, c, user).r;
+}
+
+Storage::Keyed Storage::resolve_keyed(const event::View& v, const Ctx& c, const event::Op& user) {
+    auto [decl, scope] = table_.find_decl(c, v.name, user.loc);
+    if (decl->kind == event::OpKind::Alloc) {
+        if (!v.whole())
+            fail_at(user.loc,
+                    what_op(user) + " indexes tensor " + v.name + "; only a partition has pieces");
+        Buffer& b = buffer(*decl, scope, c, user);
+        return {{b.whole, &b}, {as_key(&b)}};
+    }
+    const event::Partition& part = decl->part;
+    if (v.whole())
+        fail_at(user.loc, what_op(user) + " names partition " + v.name + " without a piece index");
+    Keyed k = resolve_keyed(part.source, c, user);
+    ir::Shape index;
+    for (const auto& e : v.index)
+        index.push_back(table_.eval(c, e, user.loc));
+    k.key.push_back(as_key(decl));
+    k.key.insert(k.key.end(), index.begin(), index.end());
+    auto it = pieces_.find(k.key);
+    if (it == pieces_.end()) {
+        // The shape is recomputed from the source view, so hand-built IR need not carry it.
+        auto shape = ir::partition_shape(part.spec, k.r.view.shape(), v.name, user.loc);
+        if (!shape)
+            throw DiagnosticError(shape.errors().front());
+        auto piece = k.r.view.piece(part.spec, *shape, index, user.loc);
+        if (!piece)
+            fail_at(user.loc,
+                    what_op(user) + ": " + v.name + ": " + piece.errors().front().message);
+        it = pieces_.emplace(k.key, std::move(*piece)).first;
+    }
+    k.r.view = it->second;
+    return k;
+}
+
+Buffer& Storage::buffer(const event::Op& alloc, const Scope* declared_in, const Ctx& c,
+                        const event::Op& user) {
+    const event::TensorDecl& decl = alloc.alloc;
+    if (options_.reject_none && decl.memory == ir::Memory::None)
+        fail_at(user.loc, what_op(user) + " touches " + decl.name +
+                              ", a memory NONE tensor (copy elimination must remove its uses)");
+    // A for body's alloc is the same storage in every iteration: its owner is the nearest scope
+    // that is not a for iteration.
+    const Scope* owner = declared_in;
+    while (owner->kind == ScopeKind::ForIteration)
+        owner = owner->parent;
+    int64_t point = 0;
+    for (const auto& d : alloc.over) {
+        int64_t v = 0;
+        if (!table_.lookup(c, d.var, v))
+            fail_at(user.loc, what_op(user) + " uses " + decl.name + " over " + d.var +
+                                  ", which it does not run over");
+        point = point * d.extent + v;
+    }
+    int64_t stage = 0;
+    if (decl.stages > 1) {
+        if (!table_.lookup(c, decl.stage_var, stage))
+            fail_at(user.loc, what_op(user) + " uses staged " + decl.name +
+                                  " outside the loop over " + decl.stage_var);
+        stage %= decl.stages;
+    }
+    std::vector<int64_t> key{as_key(owner), as_key(&alloc), point, stage};
+    auto it = buffers_.find(key);
+    if (it == buffers_.end())
+        it = buffers_.emplace(std::move(key), make_buffer(decl, user)).first;
+    return *it->second;
+}
+
+std::unique_ptr<Buffer> Storage::make_buffer(const event::TensorDecl& decl, const event::Op& user) {
+    auto b = std::make_unique<Buffer>();
+    b->decl = &decl;
+    if (decl.param) {
+        auto it = params_.find(decl.name);
+        if (it == params_.end() || !it->second)
+            fail_at(user.loc, "no tensor given for entry parameter " + decl.name);
+        const HostTensor& t = *it->second;
+        if (t.dtype != decl.dtype || t.shape != decl.shape || t.size() != element_count(t.shape))
+            fail_at(user.loc, "entry parameter " + decl.name + " expects " +
+                                  std::string(ir::spelling(decl.dtype)) +
+                                  ir::shape_string(decl.shape) + ", the tensor given is " +
+                                  std::string(ir::spelling(t.dtype)) + ir::shape_string(t.shape));
+        b->data = it->second;
+    } else {
+        b->data = std::make_shared<HostTensor>(HostTensor::poison(decl.dtype, decl.shape));
+    }
+    b->whole = View::whole(b->data);
+    b->writer.assign(b->data->size(), -1);
+    b->done_at.assign(b->data->size(), -1);
+    return b;
+}
+
+std::vector<std::vector<int64_t>> Storage::mirrored_coords(const Resolved& r, const Ctx& c,
+                                                           const event::Op& user) {
+    const View& v = r.view;
+    std::vector<std::vector<int64_t>> coords(v.shape().size());
+    std::vector<int> dims(v.shape().size());
+    for (std::size_t d = 0; d < coords.size(); ++d) {
+        dims[d] = v.root_dim(d);
+        for (int64_t i = 0; i < v.shape()[d]; ++i)
+            coords[d].push_back(v.root_coord(d, i));
+    }
+    // Follow the chain, bounded by the number of buffers (a cycle would be a malformed program).
+    const event::TensorDecl* decl = r.buffer->decl;
+    for (std::size_t hops = 0; decl->mirrors && hops <= buffers_.size(); ++hops) {
+        const Keyed m = resolve_keyed(*decl->mirrors, c, user);
+        if (m.r.view.shape() != decl->shape)
+            fail_at(user.loc, decl->name + " mirrors a view of shape " +
+                                  ir::shape_string(m.r.view.shape()) + ", it has shape " +
+                                  ir::shape_string(decl->shape));
+        for (std::size_t d = 0; d < coords.size(); ++d) {
+            for (int64_t& x : coords[d])
+                x = x < 0 ? -1 : m.r.view.root_coord(dims[d], x);
+            dims[d] = m.r.view.root_dim(dims[d]);
+        }
+        decl = m.r.buffer->decl;
+    }
+    return coords;
+}
+
+} // namespace kiln::interp::sim

@@ -1,0 +1,79 @@
+#pragma once
+// The tensors of an event program under simulation: one buffer per instance of an alloc (per
+// processor that owns it, per stage), each element carrying who wrote it last and when that
+// write completed, and the views (`part` chains) that operations name.
+//
+// Instances. An alloc declared in a pfor body or with `over` dimensions has one buffer per
+// enclosing pfor iteration and per point of its `over` dimensions, found from the variable
+// values of the instance that uses it (the alloc's `over` dimensions are a prefix of the
+// user's). A `for` body's alloc is the same storage in every iteration, except that `stages S
+// on k` gives S buffers, iteration k using k mod S. Entry tensors (`param`) are the caller's.
+#include "interp/event_sim.h"
+#include "interp/sim_events.h"
+#include "interp/view.h"
+
+#include <limits>
+#include <map>
+#include <memory>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+namespace kiln::interp::sim {
+
+// `done_at` of an element whose latest write has started and not completed.
+inline constexpr int64_t kPending = std::numeric_limits<int64_t>::max();
+
+struct Buffer {
+    const event::TensorDecl* decl = nullptr;
+    std::shared_ptr<HostTensor> data;
+    View whole;
+    std::vector<NodeId> writer;   // per element: the latest writer to start, -1 for none
+    std::vector<int64_t> done_at; // per element: the step that write completed, or kPending
+    // Summaries that let a reader skip the per-element checks: elements pending, and the last
+    // step any write to the buffer completed.
+    int64_t pending = 0;
+    int64_t last_done = -1;
+    // Every element's latest write completed before `step`.
+    bool settled_before(int64_t step) const { return pending == 0 && last_done < step; }
+};
+
+// A view an operation names, with the buffer it lies in.
+struct Resolved {
+    View view;
+    Buffer* buffer = nullptr;
+};
+
+class Storage {
+public:
+    Storage(const EventTable& table, std::map<std::string, std::shared_ptr<HostTensor>>& params,
+            const SimOptions& options);
+
+    // The view `v` names for the instance at `c`; `user` is the operation, for messages.
+    Resolved resolve(const event::View& v, const Ctx& c, const event::Op& user);
+    // For each coordinate of `r.view`, its coordinate in the tensor at the end of the `mirrors`
+    // chain of r's buffer (-1 where a padded piece leaves it): what `mask` must see.
+    std::vector<std::vector<int64_t>> mirrored_coords(const Resolved& r, const Ctx& c,
+                                                      const event::Op& user);
+
+private:
+    struct Keyed {
+        Resolved r;
+        std::vector<int64_t> key; // identifies the view: buffer, then each partition and index
+    };
+    struct KeyHash {
+        std::size_t operator()(const std::vector<int64_t>& k) const;
+    };
+    Keyed resolve_keyed(const event::View& v, const Ctx& c, const event::Op& user);
+    Buffer& buffer(const event::Op& alloc, const Scope* declared_in, const Ctx& c,
+                   const event::Op& user);
+    std::unique_ptr<Buffer> make_buffer(const event::TensorDecl& decl, const event::Op& user);
+
+    const EventTable& table_;
+    std::map<std::string, std::shared_ptr<HostTensor>>& params_;
+    const SimOptions& options_;
+    std::unordered_map<std::vector<int64_t>, std::unique_ptr<Buffer>, KeyHash> buffers_;
+    std::unordered_map<std::vector<int64_t>, View, KeyHash> pieces_;
+};
+
+} // namespace kiln::interp::sim
