@@ -1,0 +1,41 @@
+#pragma once
+// The rewrite patterns of copy elimination (Cypress §4.2.3, after Sequoia). Each finds its first
+// match in textual order, rewrites it and returns true, or returns false when nothing matches;
+// copy_elim applies them to a fixed point in the order listed here. Every rewrite keeps the
+// program's meaning under the event semantics of src/ir/event.h and keeps the event graph sound:
+// a removed operation becomes a join of its preconditions (event_rewrite.h) before anything is
+// forwarded, so no consumer ever ends up waiting on nothing.
+//
+// Requires: unique tensor, partition and event names; `for` loops not yet pipelined.
+#include "ir/event.h"
+
+namespace kiln::passes {
+
+// Spill patterns (spill_patterns.cpp): they can drop synchronization, so they run first.
+
+// `copy T -> V` then `copy V -> T'` in one block (V the same piece of the same partition, no
+// write of V's tensor or of T between, no conversion): T' becomes T, and the copy-in becomes a
+// point-wise join on the copy-out, dropping the broadcast the copy-in waited on.
+bool eliminate_spill(event::EventProgram& p);
+// In a `for`, `copy V -> T` at the start of every iteration and `copy T -> V` at its end, V
+// loop-invariant and untouched otherwise: both move out of the loop (with T's alloc).
+bool hoist_spill(event::EventProgram& p);
+
+// Copy patterns (copy_patterns.cpp): they preserve every dependence.
+
+// A fresh allocation in the memory of the view it mirrors is that view: uses are renamed, which
+// turns its copy-in and copy-out into self copies.
+bool fold_mirror(event::EventProgram& p);
+// `copy V -> V`: becomes a join of its preconditions.
+bool remove_self_copy(event::EventProgram& p);
+// The second of two equal copies with no write of either tensor between: a join of its
+// preconditions and the first copy.
+bool remove_duplicate_copy(event::EventProgram& p);
+// A copy into a non-parameter tensor that nothing reads.
+bool remove_dead_copy(event::EventProgram& p);
+// A join of at most one event: its consumers name that event instead.
+bool forward_join(event::EventProgram& p);
+// Allocs and parts nothing names any more.
+bool remove_dead_declarations(event::EventProgram& p);
+
+} // namespace kiln::passes
