@@ -1,6 +1,5 @@
 #include "passes/alloc_smem.h"
 
-#include "ir/event_printer.h"
 #include "passes/add_ref.h"
 #include "passes/happens_before.h"
 #include "passes/tensor_access.h"
