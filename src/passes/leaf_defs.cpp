@@ -2,6 +2,7 @@
 
 #include "passes/substitute.h"
 
+#include <algorithm>
 #include <limits>
 
 namespace kiln::passes {
@@ -63,9 +64,9 @@ Result<std::vector<ir::LeafOp>> leaf_body(const TaskNode& leaf) {
 
 } // namespace
 
-std::string LeafDefs::add(event::LeafDef def, const std::string& base) {
+std::string LeafDefs::add(event::LeafDef def, const std::string& key, const std::string& base) {
     for (std::size_t i = 0; i < defs_.size(); ++i)
-        if (bases_[i] == base && same_params(defs_[i].params, def.params))
+        if (keys_[i] == key && same_params(defs_[i].params, def.params))
             return defs_[i].name;
     std::string name = base;
     for (int k = 1; taken_.count(name); ++k)
@@ -73,7 +74,7 @@ std::string LeafDefs::add(event::LeafDef def, const std::string& base) {
     def.name = name;
     taken_.insert(name);
     defs_.push_back(std::move(def));
-    bases_.push_back(base);
+    keys_.push_back(key);
     return name;
 }
 
@@ -92,7 +93,8 @@ Result<std::string> LeafDefs::use(const TaskNode& leaf, const ir::Program& progr
     auto body = leaf_body(leaf);
     if (!body)
         return body.errors();
-    return add(event::LeafDef{"", leaf_params(leaf, *task), std::move(*body)}, leaf.variant);
+    return add(event::LeafDef{"", leaf_params(leaf, *task), std::move(*body)}, leaf.variant,
+               leaf.variant);
 }
 
 std::string LeafDefs::fill_for_reduce(ir::DType dtype, const ir::Shape& shape,
@@ -101,7 +103,9 @@ std::string LeafDefs::fill_for_reduce(ir::DType dtype, const ir::Shape& shape,
     double identity = max ? -std::numeric_limits<double>::infinity() : 0.0;
     ir::LeafOp fill{"fill", "", {{ir::TensorRef{"r", {}, {}}}, {ir::float_lit(identity)}}, {}};
     event::LeafDef def{"", {{"r", true, ir::Privilege::Write, dtype, shape}}, {fill}};
-    return add(std::move(def), max ? "lowest" : "zero");
+    const std::string key = max ? "lowest" : "zero";
+    const auto count = std::count(keys_.begin(), keys_.end(), key);
+    return add(std::move(def), key, key + "_" + std::to_string(count));
 }
 
 } // namespace kiln::passes

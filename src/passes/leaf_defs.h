@@ -21,16 +21,19 @@ public:
     // The definition a call of leaf node `leaf` uses (created on first use). Shape symbols in
     // the leaf's scalar operands are replaced by their values.
     Result<std::string> use(const TaskNode& leaf, const ir::Program& program);
-    // `leaf zero_<k>(r: write DTYPE[shape]) { fill(r, 0.0) }` (-inf for reduce(max)).
+    // `leaf zero_<k>(r: write DTYPE[shape]) { fill(r, 0.0) }`; `lowest_<k>`, filling -inf, for
+    // reduce(max).
     std::string fill_for_reduce(ir::DType dtype, const ir::Shape& shape, ir::Privilege reduce);
 
     const event::LeafDef* find(const std::string& name) const;
     std::vector<event::LeafDef> take() { return std::move(defs_); }
 
 private:
-    std::string add(event::LeafDef def, const std::string& base);
+    // The definition made for `key` (a leaf variant, or a fill) with def's parameters, added
+    // under `base` (made unique) if there is none.
+    std::string add(event::LeafDef def, const std::string& key, const std::string& base);
     std::vector<event::LeafDef> defs_;
-    std::vector<std::string> bases_; // the variant (or fill) each definition was made for
+    std::vector<std::string> keys_;
     std::set<std::string> taken_;
 };
 
