@@ -32,13 +32,24 @@ void start_instance(NodeId id, sim::EventTable& table, sim::Executor& exec, sim:
 
 } // namespace
 
+EventSimulator::EventSimulator(const event::EventProgram& p)
+    : program_(p), views_(std::make_unique<sim::ViewCache>()) {}
+
+EventSimulator::~EventSimulator() = default;
+
 Result<SimReport> simulate(const event::EventProgram& p,
                            std::map<std::string, std::shared_ptr<HostTensor>>& params,
                            const SimOptions& o) {
+    return EventSimulator(p).run(params, o);
+}
+
+Result<SimReport> EventSimulator::run(std::map<std::string, std::shared_ptr<HostTensor>>& params,
+                                      const SimOptions& o) {
+    const event::EventProgram& p = program_;
     try {
         SimReport report;
         sim::EventTable table(p);
-        sim::Storage storage(table, params, o);
+        sim::Storage storage(table, params, o, *views_);
         sim::Executor exec(table, storage, report);
         sim::Scheduler sched(o);
         const auto drain = [&] {

@@ -46,9 +46,32 @@ struct SimReport {
     int64_t instances_run = 0; // every event instance, loop starts and yields included
 };
 
-// `params`: the entry tensors by name, read and written in place. Errors (a deadlock, a
-// reference or view the program cannot resolve, a leaf that fails) are diagnostics; races are
-// not errors, they are reported.
+namespace sim {
+struct ViewCache;
+}
+
+// A program prepared for many runs (tests simulate hundreds of seeds): the views its operations
+// name are built by the first run that needs them and shared by the later ones. `p` must outlive
+// the simulator.
+class EventSimulator {
+public:
+    explicit EventSimulator(const event::EventProgram& p);
+    ~EventSimulator();
+    EventSimulator(const EventSimulator&) = delete;
+    EventSimulator& operator=(const EventSimulator&) = delete;
+
+    // `params`: the entry tensors by name, read and written in place. Errors (a deadlock, a
+    // reference or view the program cannot resolve, a leaf that fails) are diagnostics; races
+    // are not errors, they are reported.
+    Result<SimReport> run(std::map<std::string, std::shared_ptr<HostTensor>>& params,
+                          const SimOptions& o);
+
+private:
+    const event::EventProgram& program_;
+    std::unique_ptr<sim::ViewCache> views_;
+};
+
+// One run: EventSimulator(p).run(params, o).
 Result<SimReport> simulate(const event::EventProgram& p,
                            std::map<std::string, std::shared_ptr<HostTensor>>& params,
                            const SimOptions& o);

@@ -71,8 +71,8 @@ const event::LeafDef& Executor::leaf_of(const event::Op& op) const {
 }
 
 std::vector<Executor::Access> Executor::copy_accesses(const event::Op& op, const Ctx& c) {
-    Access src{storage_.resolve(op.src, c, op), {}, true, false};
-    Access dst{storage_.resolve(op.dst, c, op), {}, op.mode != event::CopyMode::Assign, true};
+    Access src{storage_.resolve(op.src, c, op), true, false};
+    Access dst{storage_.resolve(op.dst, c, op), op.mode != event::CopyMode::Assign, true};
     if (src.r.view.shape() != dst.r.view.shape())
         fail_at(op.loc, "%" + op.result + " copies " + view_text(op.src) + " of shape " +
                             ir::shape_string(src.r.view.shape()) + " to " + view_text(op.dst) +
@@ -93,9 +93,7 @@ std::vector<Executor::Access> Executor::call_accesses(const event::Op& op,
         if (i >= op.args.size())
             fail_at(op.loc, "%" + op.result + " passes " + std::to_string(op.args.size()) +
                                 " tensors to " + leaf.name + ", which takes more");
-        Access a{storage_.resolve(op.args[i], c, op),
-                 {},
-                 ir::privilege_reads(prm.privilege),
+        Access a{storage_.resolve(op.args[i], c, op), ir::privilege_reads(prm.privilege),
                  ir::privilege_writes(prm.privilege) || ir::privilege_reduces(prm.privilege)};
         a.reads = a.reads || ir::privilege_reduces(prm.privilege);
         if (a.r.view.shape() != prm.shape)
@@ -131,9 +129,8 @@ void Executor::start(NodeId id, int64_t step) {
     for (Access& a : run.accesses) {
         if (!a.writes)
             continue;
-        a.offsets = a.r.view.element_offsets();
         Buffer& b = *a.r.buffer;
-        for (int64_t o : a.offsets) {
+        for (int64_t o : a.offsets()) {
             if (o < 0)
                 continue;
             if (b.done_at[o] != kPending)
@@ -155,18 +152,16 @@ void Executor::start(NodeId id, int64_t step) {
     running_.emplace(id, std::move(run));
 }
 
-std::vector<double> Executor::gather(NodeId id, const Running& run, Access& a) {
+std::vector<double> Executor::gather(NodeId id, const Running& run, const Access& a) {
     const Buffer& b = *a.r.buffer;
-    if (b.settled_before(run.started))
-        return read_all(a.r.view);
-    if (a.offsets.empty())
-        a.offsets = a.r.view.element_offsets();
-    std::vector<double> values(a.offsets.size());
-    for (std::size_t i = 0; i < a.offsets.size(); ++i) {
-        const int64_t o = a.offsets[i];
+    const std::vector<int64_t>& offsets = a.offsets();
+    const bool settled = b.settled_before(run.started);
+    std::vector<double> values(offsets.size());
+    for (std::size_t i = 0; i < offsets.size(); ++i) {
+        const int64_t o = offsets[i];
         if (o < 0) {
             values[i] = 0.0; // padding reads zero
-        } else if (b.writer[o] == id || b.done_at[o] < run.started) {
+        } else if (settled || b.writer[o] == id || b.done_at[o] < run.started) {
             values[i] = b.data->data[o];
         } else {
             values[i] = kNaN;
@@ -183,8 +178,9 @@ std::vector<double> Executor::gather(NodeId id, const Running& run, Access& a) {
 void Executor::scatter(NodeId id, const Access& a, const std::vector<double>& values,
                        int64_t step) {
     Buffer& b = *a.r.buffer;
-    for (std::size_t i = 0; i < a.offsets.size(); ++i) {
-        const int64_t o = a.offsets[i];
+    const std::vector<int64_t>& offsets = a.offsets();
+    for (std::size_t i = 0; i < offsets.size(); ++i) {
+        const int64_t o = offsets[i];
         if (o < 0 || b.writer[o] != id)
             continue; // padding, or a later writer took the element over (a reported race)
         b.data->store(o, values[i]);
@@ -197,7 +193,7 @@ void Executor::scatter(NodeId id, const Access& a, const std::vector<double>& va
 
 void Executor::finish(NodeId id, int64_t step) {
     auto it = running_.find(id);
-    Running run = std::move(it->second);
+    const Running run = std::move(it->second);
     running_.erase(it);
     if (table_.node(id).op->kind == event::OpKind::Copy)
         finish_copy(id, run, step);
@@ -205,9 +201,9 @@ void Executor::finish(NodeId id, int64_t step) {
         finish_call(id, run, step);
 }
 
-void Executor::finish_copy(NodeId id, Running& run, int64_t step) {
+void Executor::finish_copy(NodeId id, const Running& run, int64_t step) {
     const event::Op& op = *table_.node(id).op;
-    Access &src = run.accesses[0], &dst = run.accesses[1];
+    const Access &src = run.accesses[0], &dst = run.accesses[1];
     std::vector<double> values = gather(id, run, src);
     if (op.mode != event::CopyMode::Assign) {
         const std::vector<double> old = gather(id, run, dst);
@@ -217,7 +213,7 @@ void Executor::finish_copy(NodeId id, Running& run, int64_t step) {
     scatter(id, dst, values, step);
 }
 
-void Executor::finish_call(NodeId id, Running& run, int64_t step) {
+void Executor::finish_call(NodeId id, const Running& run, int64_t step) {
     const event::Op& op = *table_.node(id).op;
     const event::LeafDef& leaf = leaf_of(op);
     const Ctx c = table_.ctx(id);
@@ -238,7 +234,7 @@ void Executor::finish_call(NodeId id, Running& run, int64_t step) {
                 floats[prm.name] = round_to(prm.dtype, v.as_double());
             continue;
         }
-        Access& a = run.accesses[t++];
+        const Access& a = run.accesses[t++];
         if (!a.writes && !coords && a.r.buffer->settled_before(run.started)) {
             // Nothing can race on it: the leaf reads the storage itself.
             args[prm.name] = LeafArg{a.r.view, 0.0, op.loc};
@@ -248,7 +244,7 @@ void Executor::finish_call(NodeId id, Running& run, int64_t step) {
         auto local = std::make_shared<HostTensor>();
         local->dtype = a.r.view.dtype();
         local->shape = a.r.view.shape();
-        local->data = a.reads ? gather(id, run, a) : std::vector<double>(a.offsets.size(), kNaN);
+        local->data = a.reads ? gather(id, run, a) : std::vector<double>(a.offsets().size(), kNaN);
         View v =
             coords ? View::whole(local, storage_.mirrored_coords(a.r, c, op)) : View::whole(local);
         args[prm.name] = LeafArg{std::move(v), 0.0, op.loc};

@@ -32,8 +32,8 @@ public:
 private:
     struct Access {
         Resolved r;
-        std::vector<int64_t> offsets; // per element of r.view, -1 for padding; empty until used
         bool reads = false, writes = false;
+        const std::vector<int64_t>& offsets() const { return *r.offsets; }
     };
     struct Running {
         int64_t started = 0;
@@ -44,10 +44,10 @@ private:
     std::vector<Access> call_accesses(const event::Op& op, const event::LeafDef& leaf,
                                       const Ctx& c);
     const event::LeafDef& leaf_of(const event::Op& op) const;
-    std::vector<double> gather(NodeId id, const Running& run, Access& a);
+    std::vector<double> gather(NodeId id, const Running& run, const Access& a);
     void scatter(NodeId id, const Access& a, const std::vector<double>& values, int64_t step);
-    void finish_copy(NodeId id, Running& run, int64_t step);
-    void finish_call(NodeId id, Running& run, int64_t step);
+    void finish_copy(NodeId id, const Running& run, int64_t step);
+    void finish_call(NodeId id, const Running& run, int64_t step);
     void race(NodeId id, const Buffer& b, int64_t offset, const std::string& verb,
               const std::string& detail);
 

@@ -9,13 +9,17 @@ int64_t as_key(const void* p) {
     return static_cast<int64_t>(reinterpret_cast<intptr_t>(p));
 }
 
+std::shared_ptr<const std::vector<int64_t>> offsets_of(const View& v) {
+    return std::make_shared<const std::vector<int64_t>>(v.element_offsets());
+}
+
 std::string what_op(const event::Op& user) {
     return user.result.empty() ? std::string(event::spelling(user.kind)) : "%" + user.result;
 }
 
 } // namespace
 
-std::size_t Storage::KeyHash::operator()(const std::vector<int64_t>& k) const {
+std::size_t KeyHash::operator()(const std::vector<int64_t>& k) const {
     uint64_t h = 1469598103934665603ull;
     for (int64_t v : k)
         h = (h ^ static_cast<uint64_t>(v)) * 1099511628211ull;
@@ -24,8 +28,8 @@ std::size_t Storage::KeyHash::operator()(const std::vector<int64_t>& k) const {
 
 Storage::Storage(const EventTable& table,
                  std::map<std::string, std::shared_ptr<HostTensor>>& params,
-                 const SimOptions& options)
-    : table_(table), params_(params), options_(options) {}
+                 const SimOptions& options, ViewCache& views)
+    : table_(table), params_(params), options_(options), views_(views) {}
 
 Resolved Storage::resolve(const event::View& v, const Ctx& c, const event::Op& user) {
     return resolve_keyed(v, c, user).r;
@@ -38,7 +42,13 @@ Storage::Keyed Storage::resolve_keyed(const event::View& v, const Ctx& c, const 
             fail_at(user.loc,
                     what_op(user) + " indexes tensor " + v.name + "; only a partition has pieces");
         Buffer& b = buffer(*decl, scope, c, user);
-        return {{b.whole, &b}, {as_key(&b)}};
+        Keyed k{{b.whole, &b, nullptr}, {as_key(decl)}};
+        auto it = views_.entries.find(k.key);
+        if (it == views_.entries.end())
+            it =
+                views_.entries.emplace(k.key, ViewCache::Entry{b.whole, offsets_of(b.whole)}).first;
+        k.r.offsets = it->second.offsets;
+        return k;
     }
     const event::Partition& part = decl->part;
     if (v.whole())
@@ -49,8 +59,8 @@ Storage::Keyed Storage::resolve_keyed(const event::View& v, const Ctx& c, const 
         index.push_back(table_.eval(c, e, user.loc));
     k.key.push_back(as_key(decl));
     k.key.insert(k.key.end(), index.begin(), index.end());
-    auto it = pieces_.find(k.key);
-    if (it == pieces_.end()) {
+    auto it = views_.entries.find(k.key);
+    if (it == views_.entries.end()) {
         // The shape is recomputed from the source view, so hand-built IR need not carry it.
         auto shape = ir::partition_shape(part.spec, k.r.view.shape(), v.name, user.loc);
         if (!shape)
@@ -59,9 +69,10 @@ Storage::Keyed Storage::resolve_keyed(const event::View& v, const Ctx& c, const 
         if (!piece)
             fail_at(user.loc,
                     what_op(user) + ": " + v.name + ": " + piece.errors().front().message);
-        it = pieces_.emplace(k.key, std::move(*piece)).first;
+        it = views_.entries.emplace(k.key, ViewCache::Entry{*piece, offsets_of(*piece)}).first;
     }
-    k.r.view = it->second;
+    k.r.view = it->second.view.on(k.r.buffer->data);
+    k.r.offsets = it->second.offsets;
     return k;
 }
 

@@ -42,12 +42,27 @@ struct Buffer {
 struct Resolved {
     View view;
     Buffer* buffer = nullptr;
+    std::shared_ptr<const std::vector<int64_t>> offsets; // View::element_offsets()
+};
+
+struct KeyHash {
+    std::size_t operator()(const std::vector<int64_t>& k) const;
+};
+
+// The views of a program, built once for all its runs: a view depends on the alloc (its shape),
+// the partitions of its chain and their indices, never on which instance of the alloc it lies in.
+struct ViewCache {
+    struct Entry {
+        View view; // of the first buffer it was built for; View::on rebinds it
+        std::shared_ptr<const std::vector<int64_t>> offsets;
+    };
+    std::unordered_map<std::vector<int64_t>, Entry, KeyHash> entries;
 };
 
 class Storage {
 public:
     Storage(const EventTable& table, std::map<std::string, std::shared_ptr<HostTensor>>& params,
-            const SimOptions& options);
+            const SimOptions& options, ViewCache& views);
 
     // The view `v` names for the instance at `c`; `user` is the operation, for messages.
     Resolved resolve(const event::View& v, const Ctx& c, const event::Op& user);
@@ -59,10 +74,7 @@ public:
 private:
     struct Keyed {
         Resolved r;
-        std::vector<int64_t> key; // identifies the view: buffer, then each partition and index
-    };
-    struct KeyHash {
-        std::size_t operator()(const std::vector<int64_t>& k) const;
+        std::vector<int64_t> key; // the alloc, then each partition of the chain and its index
     };
     Keyed resolve_keyed(const event::View& v, const Ctx& c, const event::Op& user);
     Buffer& buffer(const event::Op& alloc, const Scope* declared_in, const Ctx& c,
@@ -72,8 +84,8 @@ private:
     const EventTable& table_;
     std::map<std::string, std::shared_ptr<HostTensor>>& params_;
     const SimOptions& options_;
+    ViewCache& views_;
     std::unordered_map<std::vector<int64_t>, std::unique_ptr<Buffer>, KeyHash> buffers_;
-    std::unordered_map<std::vector<int64_t>, View, KeyHash> pieces_;
 };
 
 } // namespace kiln::interp::sim

@@ -65,6 +65,13 @@ View View::whole(std::shared_ptr<HostTensor> root, std::vector<std::vector<int64
     return v;
 }
 
+View View::on(std::shared_ptr<HostTensor> root) const {
+    assert(root->shape == root_->shape);
+    View v = *this;
+    v.root_ = std::move(root);
+    return v;
+}
+
 Result<View> View::piece(const ir::PartitionSpec& spec, const ir::PartitionShape& part,
                          const ir::Shape& index, const Loc& loc) const {
     if (index.size() != part.grid.size())

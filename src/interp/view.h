@@ -38,6 +38,10 @@ public:
     Result<View> piece(const ir::PartitionSpec& spec, const ir::PartitionShape& part,
                        const ir::Shape& index, const Loc& loc) const;
 
+    // The same piece of `root`, a tensor of this view's root shape: a layout depends on shapes
+    // only, so one built for a tensor serves every tensor of its shape.
+    View on(std::shared_ptr<HostTensor> root) const;
+
     const ir::Shape& shape() const { return layout_->shape; }
     ir::DType dtype() const { return root_->dtype; }
     HostTensor& root() const { return *root_; }
