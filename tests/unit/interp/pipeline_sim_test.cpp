@@ -1,7 +1,8 @@
 // The late passes (warp-specialize, pipeline-loops, alloc-smem) proven on the event-IR simulator
-// (src/interp/event_sim.h): a sequential copy -> compute loop, pipelined by the passes, computes
-// the same result with no race under 200 seeded schedules; without the backward WAR edge that
-// pipeline-loops derived, some schedule overwrites a stage that is still being read.
+// (src/interp/event_sim.h): a sequential copy -> compute loop and a vectorized GEMM block,
+// pipelined by the passes, compute the right result with no race under 200 seeded schedules;
+// without a loop-carried edge the passes derived (the backward WAR edge, the accumulator chain)
+// some schedule races.
 #include "interp/event_sim.h"
 #include "interp/random.h"
 #include "ir/event_parser.h"
@@ -40,9 +41,9 @@ part Ar = blocks(A, [_, 16])
 }
 )";
 
-// The text of kStream after the three late passes.
-std::string pipelined() {
-    auto p = event::parse_event_program(kStream, "stream.ev");
+// `sequential` after the three late passes.
+std::string pipelined(const std::string& sequential) {
+    auto p = event::parse_event_program(sequential, "sequential.ev");
     EXPECT_TRUE(p.ok()) << p.error_text();
     passes::PassContext ctx;
     for (auto* pass : {passes::warp_specialize, passes::pipeline_loops, passes::alloc_smem}) {
@@ -54,11 +55,18 @@ std::string pipelined() {
     return p ? event::print_event_program(*p) : "";
 }
 
-Params inputs() {
-    auto a = std::make_shared<HostTensor>(HostTensor::poison(ir::DType::F32, {8, 16}));
-    fill_integers(*a, 7, -3, 3);
-    return {{"A", a},
-            {"O", std::make_shared<HostTensor>(HostTensor::poison(ir::DType::F32, {16}))}};
+std::shared_ptr<HostTensor> integers(ir::DType t, ir::Shape s, uint64_t seed) {
+    auto h = std::make_shared<HostTensor>(HostTensor::poison(t, std::move(s)));
+    fill_integers(*h, seed, -3, 3);
+    return h;
+}
+
+std::shared_ptr<HostTensor> poison(ir::DType t, ir::Shape s) {
+    return std::make_shared<HostTensor>(HostTensor::poison(t, std::move(s)));
+}
+
+Params stream_inputs() {
+    return {{"A", integers(ir::DType::F32, {8, 16}, 7)}, {"O", poison(ir::DType::F32, {16})}};
 }
 
 HostTensor column_sums(const HostTensor& a) {
@@ -69,13 +77,14 @@ HostTensor column_sums(const HostTensor& a) {
     return o;
 }
 
-// The first seed below `seeds` that races or gives a wrong O, with what went wrong.
-std::optional<std::string> first_failure(const std::string& text, uint64_t seeds) {
+// The first seed below `seeds` that races or leaves `out` different from `want`, with what
+// went wrong.
+std::optional<std::string> first_failure(const std::string& text, const Params& in,
+                                         const std::string& out, const HostTensor& want,
+                                         uint64_t seeds) {
     auto p = event::parse_event_program(text, "pipelined.ev");
     if (!p)
         return "does not parse: " + p.error_text();
-    const Params in = inputs();
-    const HostTensor want = column_sums(*in.at("A"));
     for (uint64_t s = 0; s < seeds; ++s) {
         Params run;
         for (const auto& [name, t] : in)
@@ -87,16 +96,25 @@ std::optional<std::string> first_failure(const std::string& text, uint64_t seeds
             return report.error_text();
         if (!report->races.empty())
             return "seed " + std::to_string(s) + ": " + report->races.front().what;
-        if (run.at("O")->data != want.data)
+        if (run.at(out)->data != want.data)
             return "seed " + std::to_string(s) + ": wrong result";
     }
     return std::nullopt;
 }
 
+// `text` without `edge` (which must occur once).
+std::string without(std::string text, const std::string& edge) {
+    auto at = text.find(edge);
+    EXPECT_NE(at, std::string::npos) << edge << " in\n" << text;
+    if (at != std::string::npos)
+        text.erase(at, edge.size());
+    return text;
+}
+
 const std::string kWar = " after [cross %e2@-3]";
 
 TEST(PipelineSim, PassesDeriveTheStagesAndTheLoopCarriedEdges) {
-    std::string text = pipelined();
+    std::string text = pipelined(kStream);
     EXPECT_NE(text.find("%e0 = for k in [8] @BLOCK pipeline = 3 after [cross %z] {"),
               std::string::npos)
         << text;
@@ -110,20 +128,111 @@ TEST(PipelineSim, PassesDeriveTheStagesAndTheLoopCarriedEdges) {
 }
 
 TEST(PipelineSim, PipelinedLoopIsCorrectUnder200Seeds) {
-    std::string text = pipelined();
-    ASSERT_FALSE(text.empty());
-    auto failure = first_failure(text, 200);
+    std::string text = pipelined(kStream);
+    const Params in = stream_inputs();
+    auto failure = first_failure(text, in, "O", column_sums(*in.at("A")), 200);
     EXPECT_FALSE(failure) << *failure << "\n" << text;
 }
 
 TEST(PipelineSim, WithoutTheBackwardWarEdgeSomeScheduleRaces) {
-    std::string text = pipelined();
-    auto at = text.find(kWar);
-    ASSERT_NE(at, std::string::npos) << text;
-    text.erase(at, kWar.size());
-    auto failure = first_failure(text, 200);
+    std::string text = without(pipelined(kStream), kWar);
+    const Params in = stream_inputs();
+    auto failure = first_failure(text, in, "O", column_sums(*in.at("A")), 200);
     ASSERT_TRUE(failure) << text;
     EXPECT_NE(failure->find(" S["), std::string::npos) << *failure;
+}
+
+// GEMM 128x256x192 after vectorization, before warp specialization: two consumer warpgroups of 4
+// warps of 32 threads, each thread owning a 2x64 accumulator fragment. The k loop loads A and B
+// tiles into shared memory at block level and runs the mma per thread; 3 iterations, so a 2-deep
+// pipeline reuses a buffer.
+const std::string kGemm = R"(event_program gemm
+sizes K = 192, M = 128, N = 256
+leaf zero(C: write f32[2, 64]) {
+  fill(C, 0.0)
+}
+leaf mma_leaf(C: rw f32[2, 64], A: read bf16[2, 64], B: read bf16[64, 64]) {
+  mma(C, A, B)
+}
+alloc C : GLOBAL f32[128, 256] param write
+alloc A : GLOBAL bf16[128, 192] param read
+alloc B : GLOBAL bf16[192, 256] param read
+part Ak = blocks(A, [128, 64])
+part Bk = blocks(B, [64, 256])
+%e0 = pfor (i, j) in [1, 1] @BLOCK warpspecialize pipeline = 2 {
+  alloc acc : REGISTER f32[2, 64] over (g: WARPGROUP 2, w: WARP 4, t: THREAD 32)
+  %e1 = call zero(acc) @THREAD over (g: WARPGROUP 2, w: WARP 4, t: THREAD 32)
+  %e2 = for k in [3] @BLOCK after [%e1[:, :, :]] {
+    alloc As : SHARED bf16[128, 64]
+    alloc Bs : SHARED bf16[64, 256]
+    %e3 = copy Ak[0, k] -> As @BLOCK
+    %e4 = copy Bk[k, 0] -> Bs @BLOCK
+    part Ag = blocks(As, [64, 64])
+    part Aw = mma(Ag[g, 0], lhs, WARP)
+    part At = mma(Aw[w], lhs, THREAD)
+    part Bw = mma(Bs, rhs, WARP)
+    part Bt = mma(Bw[w], rhs, THREAD)
+    %e5 = call mma_leaf(acc, At[t], Bt[t]) @THREAD over (g: WARPGROUP 2, w: WARP 4, t: THREAD 32) after [%e3, %e4]
+    yield %e5[:, :, :]
+  }
+  part Cg = blocks(C, [64, 256])
+  part Cw = mma(Cg[g, 0], acc, WARP)
+  part Ct = mma(Cw[w], acc, THREAD)
+  %e6 = copy acc -> Ct[t] @THREAD over (g: WARPGROUP 2, w: WARP 4, t: THREAD 32) after [%e2]
+  yield %e6[:, :, :]
+}
+)";
+
+Params gemm_inputs() {
+    return {{"A", integers(ir::DType::BF16, {128, 192}, 7)},
+            {"B", integers(ir::DType::BF16, {192, 256}, 8)},
+            {"C", poison(ir::DType::F32, {128, 256})}};
+}
+
+// Small integers: every partial sum is exact in f32, so the product is compared exactly.
+HostTensor matmul(const HostTensor& a, const HostTensor& b) {
+    const int64_t m = a.shape[0], k = a.shape[1], n = b.shape[1];
+    HostTensor c = HostTensor::filled(ir::DType::F32, {m, n}, 0.0);
+    for (int64_t i = 0; i < m; ++i)
+        for (int64_t l = 0; l < k; ++l)
+            for (int64_t j = 0; j < n; ++j)
+                c.data[i * n + j] += a.data[i * k + l] * b.data[l * n + j];
+    return c;
+}
+
+const std::string kGemmWarA =
+    "%e3 = copy Ak[0, k] -> As @BLOCK role dma after [cross %e5[:, :, :]@-2]";
+const std::string kGemmMma = "role compute after [cross %e3, cross %e4, %e5[g, w, t]@-1]";
+
+TEST(PipelineSim, GemmPipelinedByThePassesIsCorrectUnder100Seeds) {
+    std::string text = pipelined(kGemm);
+    EXPECT_NE(text.find("%e2 = for k in [3] @BLOCK pipeline = 2 after [cross %e1[:, :, :]] {"),
+              std::string::npos)
+        << text;
+    EXPECT_NE(text.find("alloc As : SHARED bf16[128, 64] stages 2 on k offset 65536"),
+              std::string::npos)
+        << text;
+    EXPECT_NE(text.find("alloc Bs : SHARED bf16[64, 256] stages 2 on k offset 0"),
+              std::string::npos)
+        << text;
+    EXPECT_NE(text.find(kGemmWarA), std::string::npos) << text;
+    EXPECT_NE(text.find(kGemmMma), std::string::npos) << text;
+    const Params in = gemm_inputs();
+    auto failure = first_failure(text, in, "C", matmul(*in.at("A"), *in.at("B")), 100);
+    EXPECT_FALSE(failure) << *failure << "\n" << text;
+}
+
+TEST(PipelineSim, GemmWithoutTheDerivedEdgesRaces) {
+    const std::string text = pipelined(kGemm);
+    const Params in = gemm_inputs();
+    const HostTensor want = matmul(*in.at("A"), *in.at("B"));
+    auto no_war =
+        first_failure(without(text, " after [cross %e5[:, :, :]@-2]"), in, "C", want, 200);
+    ASSERT_TRUE(no_war);
+    EXPECT_NE(no_war->find(" As["), std::string::npos) << *no_war;
+    auto no_chain = first_failure(without(text, ", %e5[g, w, t]@-1"), in, "C", want, 200);
+    ASSERT_TRUE(no_chain);
+    EXPECT_NE(no_chain->find(" acc["), std::string::npos) << *no_chain;
 }
 
 } // namespace
