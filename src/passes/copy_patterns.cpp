@@ -157,6 +157,29 @@ bool remove_duplicate_copy(event::EventProgram& p) {
     return false;
 }
 
+namespace {
+
+// A later copy in the same block overwrites the same pieces before anything reads them.
+bool overwritten(const CopyElimIndex& ix, const OpSite& s, const std::string& dst) {
+    const Op& op = *s.op;
+    if (!is_assign_copy(op))
+        return false;
+    for (const auto& t : ix.sites()) {
+        if (t.order <= s.order)
+            continue;
+        if (ix.reads(*t.op).count(dst))
+            return false;
+        if (t.block == s.block && is_assign_copy(*t.op) &&
+            ix.key_of(t.op->dst) == ix.key_of(op.dst) && same_dims(t.op->over, op.over))
+            return true;
+        if (t.block != s.block && !ix.inside(*t.op, *s.block))
+            return false; // left the block: the overwrite is not certain
+    }
+    return false;
+}
+
+} // namespace
+
 bool remove_dead_copy(event::EventProgram& p) {
     CopyElimIndex ix(p);
     for (const auto& s : ix.sites()) {
@@ -174,7 +197,7 @@ bool remove_dead_copy(event::EventProgram& p) {
             return ix.reads(o).count(dst) && !folds_only;
         };
         const bool read = std::any_of(ix.sites().begin(), ix.sites().end(), consumes);
-        if (!read) {
+        if (!read || overwritten(ix, s, dst)) {
             retire_as_join(op, "dead copy into " + dst + " removed");
             return true;
         }

@@ -31,7 +31,8 @@ bool remove_self_copy(event::EventProgram& p);
 // The second of two equal copies with no write of either tensor between: a join of its
 // preconditions and the first copy.
 bool remove_duplicate_copy(event::EventProgram& p);
-// A copy into a non-parameter tensor that nothing reads.
+// A copy into a non-parameter tensor that nothing reads, or whose pieces a later copy in the
+// same block overwrites before anything reads them.
 bool remove_dead_copy(event::EventProgram& p);
 // A join of at most one event: its consumers name that event instead.
 bool forward_join(event::EventProgram& p);

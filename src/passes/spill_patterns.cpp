@@ -66,12 +66,19 @@ bool spill_pair(const CopyElimIndex& ix, const Op& out, const Op& in) {
     if (any_site(ix, -1, i, [&](const Op& x) { return ix.accesses(x, Tp); }) ||
         any_site(ix, i, int(ix.sites().size()), [&](const Op& x) { return ix.accesses(x, T); }))
         return false;
-    // In a `for`, the next iteration's reads of T before the copy-out would see T' writes.
+    // In a `for`, the next iteration's reads of T before the copy-out would see T' writes,
+    // unless the iteration starts by overwriting T.
     for (const Op* loop : ix.site(out).loops) {
         if (loop->kind != OpKind::For)
             continue;
         const int start = ix.site(*loop).order;
-        if (any_site(ix, start, o, [&](const Op& x) { return ix.reads(x).count(T) > 0; }))
+        const Op* first = nullptr;
+        for (const auto& x : ix.sites())
+            if (!first && x.order > start && x.order < o && ix.accesses(*x.op, T))
+                first = x.op;
+        const bool refreshed = first && is_assign_copy(*first) && first->dst.whole() &&
+                               first->dst.name == T && first->src.name != T;
+        if (first && !refreshed)
             return false;
     }
     const Block& scope = *ix.site(*aT).block;
@@ -134,18 +141,6 @@ struct Hoist {
     std::vector<const Op*> parts; // partitions of V declared in the loop body
 };
 
-// `out`'s event is consumed in the loop only by the yield, directly or through its join.
-bool ends_iteration(const CopyElimIndex& ix, const Op& loop, const Op& out) {
-    const Block& body = loop.loop.body;
-    for (const Op* c : ix.consumers_of(out.result)) {
-        bool in_yield = false;
-        if (c->kind != OpKind::Join || !ix.consumers_of(c->result, &in_yield).empty() ||
-            !in_yield || !body.yield || body.yield->id != c->result)
-            return false;
-    }
-    return true;
-}
-
 bool hoistable(const CopyElimIndex& ix, Hoist& h) {
     const Op &loop = *h.loop, &in = *h.in, &out = *h.out;
     const OpSite& L = ix.site(loop);
@@ -178,7 +173,7 @@ bool hoistable(const CopyElimIndex& ix, Hoist& h) {
         if (ix.accesses(*s.op, V) || (ix.accesses(*s.op, T) && (s.order < i || s.order > o)))
             return false;
     }
-    return ends_iteration(ix, loop, out);
+    return true;
 }
 
 std::string fresh_event(const CopyElimIndex& ix, const std::string& base) {
@@ -203,7 +198,8 @@ void apply_hoist(event::EventProgram& p, const CopyElimIndex& ix, Hoist& h) {
     dedupe_refs(in.after);
     before.push_back(in);
 
-    // The copy-out leaves the iteration: what waited on it there waits on what it waited on.
+    // The copy-out leaves the iteration: what waited on it there (nothing in the loop touches V
+    // or, after it, T) waits on what it waited on.
     Op out = *h.out;
     replace_refs(body, out.result, [&](const EventRef& r) {
         std::vector<EventRef> fwd;
