@@ -110,10 +110,13 @@ std::vector<Executor::Access> Executor::call_accesses(const event::Op& op,
     return out;
 }
 
+bool Executor::reportable(NodeId id, const Buffer& b) {
+    return report_.races.size() < kMaxRaces &&
+           reported_.insert({table_.node(id).op, b.decl}).second;
+}
+
 void Executor::race(NodeId id, const Buffer& b, int64_t offset, const std::string& verb,
                     const std::string& detail) {
-    if (report_.races.size() >= kMaxRaces || !reported_.insert({table_.node(id).op, b.decl}).second)
-        return;
     const std::string op = table_.describe(id);
     report_.races.push_back(
         {op, b.decl->name, op + " " + verb + " " + element_text(b, offset) + " (" + detail + ")"});
@@ -133,20 +136,22 @@ void Executor::start(NodeId id, int64_t step) {
         for (int64_t o : a.offsets()) {
             if (o < 0)
                 continue;
-            if (b.done_at[o] != kPending)
+            if (b.state[o].done_at != kPending)
                 ++b.pending;
-            else if (b.writer[o] != id) {
+            else if (b.state[o].writer != id) {
                 // It reads what it writes (rw, reduce): that read happens now, so it is poison.
-                const std::string by = table_.describe(b.writer[o]);
-                if (a.reads) {
-                    race(id, b, o, "read poisoned", "written by " + by + ", not complete");
+                if (a.reads)
                     b.data->data[o] = kNaN;
-                } else {
-                    race(id, b, o, "started writing", by + " was still writing it");
+                if (reportable(id, b)) {
+                    const std::string by = table_.describe(b.state[o].writer);
+                    if (a.reads)
+                        race(id, b, o, "read poisoned", "written by " + by + ", not complete");
+                    else
+                        race(id, b, o, "started writing", by + " was still writing it");
                 }
             }
-            b.writer[o] = id;
-            b.done_at[o] = kPending;
+            b.state[o].writer = id;
+            b.state[o].done_at = kPending;
         }
     }
     running_.emplace(id, std::move(run));
@@ -161,12 +166,14 @@ std::vector<double> Executor::gather(NodeId id, const Running& run, const Access
         const int64_t o = offsets[i];
         if (o < 0) {
             values[i] = 0.0; // padding reads zero
-        } else if (settled || b.writer[o] == id || b.done_at[o] < run.started) {
+        } else if (settled || b.state[o].writer == id || b.state[o].done_at < run.started) {
             values[i] = b.data->data[o];
         } else {
             values[i] = kNaN;
-            const std::string by = table_.describe(b.writer[o]);
-            if (b.done_at[o] == kPending)
+            if (!reportable(id, b))
+                continue;
+            const std::string by = table_.describe(b.state[o].writer);
+            if (b.state[o].done_at == kPending)
                 race(id, b, o, "read poisoned", "written by " + by + ", not complete");
             else
                 race(id, b, o, "read", "overwritten by " + by + ", which started while it ran");
@@ -175,18 +182,21 @@ std::vector<double> Executor::gather(NodeId id, const Running& run, const Access
     return values;
 }
 
-void Executor::scatter(NodeId id, const Access& a, const std::vector<double>& values,
+void Executor::scatter(NodeId id, const Access& a, const std::vector<double>& values, bool rounded,
                        int64_t step) {
     Buffer& b = *a.r.buffer;
     const std::vector<int64_t>& offsets = a.offsets();
     for (std::size_t i = 0; i < offsets.size(); ++i) {
         const int64_t o = offsets[i];
-        if (o < 0 || b.writer[o] != id)
+        if (o < 0 || b.state[o].writer != id)
             continue; // padding, or a later writer took the element over (a reported race)
-        b.data->store(o, values[i]);
-        if (b.done_at[o] == kPending)
+        if (rounded)
+            b.data->data[o] = values[i];
+        else
+            b.data->store(o, values[i]);
+        if (b.state[o].done_at == kPending)
             --b.pending;
-        b.done_at[o] = step;
+        b.state[o].done_at = step;
     }
     b.last_done = step;
 }
@@ -210,7 +220,10 @@ void Executor::finish_copy(NodeId id, const Running& run, int64_t step) {
         for (std::size_t i = 0; i < values.size(); ++i)
             values[i] = combine(op.mode, old[i], values[i]);
     }
-    scatter(id, dst, values, step);
+    // Values copied between tensors of one dtype are already representable.
+    const bool rounded =
+        op.mode == event::CopyMode::Assign && src.r.view.dtype() == dst.r.view.dtype();
+    scatter(id, dst, values, rounded, step);
 }
 
 void Executor::finish_call(NodeId id, const Running& run, int64_t step) {
@@ -283,7 +296,7 @@ void Executor::finish_call(NodeId id, const Running& run, int64_t step) {
     }
     for (std::size_t i = 0; i < run.accesses.size(); ++i)
         if (run.accesses[i].writes)
-            scatter(id, run.accesses[i], locals[i]->data, step);
+            scatter(id, run.accesses[i], locals[i]->data, true, step); // the leaf rounded
 }
 
 } // namespace kiln::interp::sim

@@ -45,9 +45,15 @@ private:
                                       const Ctx& c);
     const event::LeafDef& leaf_of(const event::Op& op) const;
     std::vector<double> gather(NodeId id, const Running& run, const Access& a);
-    void scatter(NodeId id, const Access& a, const std::vector<double>& values, int64_t step);
+    // Stores `values` into the elements of `a` the instance still owns; `rounded`: they are
+    // already values of the buffer's dtype.
+    void scatter(NodeId id, const Access& a, const std::vector<double>& values, bool rounded,
+                 int64_t step);
     void finish_copy(NodeId id, const Running& run, int64_t step);
     void finish_call(NodeId id, const Running& run, int64_t step);
+    // The first race of an operation on a tensor is reported (up to a cap), the rest counted
+    // as seen.
+    bool reportable(NodeId id, const Buffer& b);
     void race(NodeId id, const Buffer& b, int64_t offset, const std::string& verb,
               const std::string& detail);
 

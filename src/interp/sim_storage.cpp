@@ -127,8 +127,7 @@ std::unique_ptr<Buffer> Storage::make_buffer(const event::TensorDecl& decl, cons
         b->data = std::make_shared<HostTensor>(HostTensor::poison(decl.dtype, decl.shape));
     }
     b->whole = View::whole(b->data);
-    b->writer.assign(b->data->size(), -1);
-    b->done_at.assign(b->data->size(), -1);
+    b->state.resize(b->data->size());
     return b;
 }
 

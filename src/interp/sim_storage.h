@@ -28,8 +28,13 @@ struct Buffer {
     const event::TensorDecl* decl = nullptr;
     std::shared_ptr<HostTensor> data;
     View whole;
-    std::vector<NodeId> writer;   // per element: the latest writer to start, -1 for none
-    std::vector<int64_t> done_at; // per element: the step that write completed, or kPending
+    // Per element: the latest writer to start (-1 for none) and the step its write completed
+    // (kPending while in flight). Kept together: every check reads both.
+    struct Element {
+        int64_t done_at = -1;
+        NodeId writer = -1;
+    };
+    std::vector<Element> state;
     // Summaries that let a reader skip the per-element checks: elements pending, and the last
     // step any write to the buffer completed.
     int64_t pending = 0;
