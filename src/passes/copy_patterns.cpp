@@ -209,12 +209,16 @@ bool forward_join(event::EventProgram& p) {
     CopyElimIndex ix(p);
     for (const auto& s : ix.sites()) {
         const Op& join = *s.op;
-        if (join.kind != OpKind::Join || join.after.size() > 1 ||
-            (join.after.size() == 1 && join.after.front().distance != 0))
+        if (join.kind != OpKind::Join ||
+            std::any_of(join.after.begin(), join.after.end(),
+                        [](const EventRef& r) { return r.distance != 0; }))
             continue;
         bool in_yield = false;
         const auto consumers = ix.consumers_of(join.result, &in_yield);
-        if (join.after.empty() && in_yield)
+        // A yield names one event; a join of several with several consumers stays (forwarding
+        // it would repeat its list in each of them).
+        if ((consumers.empty() && !in_yield) || (in_yield && join.after.size() != 1) ||
+            (join.after.size() > 1 && consumers.size() + (in_yield ? 1 : 0) > 1))
             continue;
         const bool carried = std::any_of(consumers.begin(), consumers.end(), [&](const Op* c) {
             return std::any_of(c->after.begin(), c->after.end(), [&](const EventRef& r) {
@@ -225,9 +229,10 @@ bool forward_join(event::EventProgram& p) {
             continue;
         const Op copy = join;
         replace_refs(p.body, copy.result, [&](const EventRef& r) {
-            return copy.after.empty()
-                       ? std::vector<EventRef>{}
-                       : std::vector<EventRef>{substitute_ref(r, copy, copy.after[0])};
+            std::vector<EventRef> fwd;
+            for (const auto& target : copy.after)
+                fwd.push_back(substitute_ref(r, copy, target));
+            return fwd;
         });
         erase_op(*s.block, join);
         return true;
