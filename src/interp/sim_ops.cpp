@@ -152,9 +152,28 @@ void Executor::start(NodeId id, int64_t step) {
             }
             b.state[o].writer = id;
             b.state[o].done_at = kPending;
+            if (b.arena)
+                start_aliased_write(id, a, o);
         }
     }
     running_.emplace(id, std::move(run));
+}
+
+void Executor::start_aliased_write(NodeId id, const Access& a, int64_t o) {
+    const Buffer& b = *a.r.buffer;
+    if (a.reads) {
+        const NodeId by = b.arena->clobbered_by(b, o);
+        if (by >= 0) {
+            b.data->data[o] = kNaN;
+            if (reportable(id, b))
+                race(id, b, o, "read",
+                     "its shared memory was overwritten by " + table_.describe(by));
+        }
+    }
+    const NodeId other = b.arena->start_write(b, o, id);
+    if (other >= 0 && reportable(id, b))
+        race(id, b, o, "started writing",
+             table_.describe(other) + " was still writing its shared memory");
 }
 
 std::vector<double> Executor::gather(NodeId id, const Running& run, const Access& a) {
@@ -166,6 +185,12 @@ std::vector<double> Executor::gather(NodeId id, const Running& run, const Access
         const int64_t o = offsets[i];
         if (o < 0) {
             values[i] = 0.0; // padding reads zero
+        } else if (b.arena && b.arena->clobbered_by(b, o) >= 0) {
+            values[i] = kNaN;
+            if (reportable(id, b))
+                race(id, b, o, "read",
+                     "its shared memory was overwritten by " +
+                         table_.describe(b.arena->clobbered_by(b, o)));
         } else if (settled || b.state[o].writer == id || b.state[o].done_at < run.started) {
             values[i] = b.data->data[o];
         } else {
@@ -197,6 +222,8 @@ void Executor::scatter(NodeId id, const Access& a, const std::vector<double>& va
         if (b.state[o].done_at == kPending)
             --b.pending;
         b.state[o].done_at = step;
+        if (b.arena)
+            b.arena->finish_write(b, o, id);
     }
     b.last_done = step;
 }
@@ -248,7 +275,7 @@ void Executor::finish_call(NodeId id, const Running& run, int64_t step) {
             continue;
         }
         const Access& a = run.accesses[t++];
-        if (!a.writes && !coords && a.r.buffer->settled_before(run.started)) {
+        if (!a.writes && !coords && !a.r.buffer->arena && a.r.buffer->settled_before(run.started)) {
             // Nothing can race on it: the leaf reads the storage itself.
             args[prm.name] = LeafArg{a.r.view, 0.0, op.loc};
             locals.push_back(nullptr);

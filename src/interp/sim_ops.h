@@ -10,7 +10,9 @@
 //   read-after-write: an element read while its latest writer has not completed;
 //   write-after-read: an element overwritten by a writer that started while the reader was in
 //     flight (its latest write completed after the reader started);
-//   write-after-write: a writer starting on an element another writer has not completed.
+//   write-after-write: a writer starting on an element another writer has not completed;
+//   aliased shared memory (sim_arena.h): a read of an element whose bytes another tensor has
+//     overwritten, or a write to bytes another tensor's writer has not completed.
 #include "interp/event_sim.h"
 #include "interp/sim_events.h"
 #include "interp/sim_storage.h"
@@ -44,6 +46,8 @@ private:
     std::vector<Access> call_accesses(const event::Op& op, const event::LeafDef& leaf,
                                       const Ctx& c);
     const event::LeafDef& leaf_of(const event::Op& op) const;
+    // Element `o` of a buffer in aliased shared memory: check what `a` reads, claim the bytes.
+    void start_aliased_write(NodeId id, const Access& a, int64_t o);
     std::vector<double> gather(NodeId id, const Running& run, const Access& a);
     // Stores `values` into the elements of `a` the instance still owns; `rounded`: they are
     // already values of the buffer's dtype.

@@ -104,9 +104,43 @@ Buffer& Storage::buffer(const event::Op& alloc, const Scope* declared_in, const 
     }
     std::vector<int64_t> key{as_key(owner), as_key(&alloc), point, stage};
     auto it = buffers_.find(key);
-    if (it == buffers_.end())
+    if (it == buffers_.end()) {
         it = buffers_.emplace(std::move(key), make_buffer(decl, user)).first;
+        if (decl.memory == ir::Memory::Shared && decl.offset >= 0)
+            place_in_arena(*it->second, alloc, declared_in, point, stage);
+    }
     return *it->second;
+}
+
+void Storage::place_in_arena(Buffer& b, const event::Op& alloc, const Scope* declared_in,
+                             int64_t point, int64_t stage) {
+    std::vector<const Scope*> inner; // pfor iterations between the block and the alloc
+    const Scope* s = declared_in;
+    for (; s; s = s->parent) {
+        if (s->kind != ScopeKind::PForIteration)
+            continue;
+        if (s->loop->op->loop.level == ir::Level::Block)
+            break;
+        inner.push_back(s);
+    }
+    if (!s)
+        return;
+    const event::Op& block = *s->loop->op;
+    auto known = aliasing_.find(&block);
+    if (known == aliasing_.end())
+        known = aliasing_.emplace(&block, has_aliasing(block)).first;
+    if (!known->second)
+        return;
+    int64_t instance = 0;
+    for (auto it = inner.rbegin(); it != inner.rend(); ++it)
+        instance = instance * (*it)->loop->iterations + (*it)->iteration;
+    instance = instance * point_count(alloc.over) + point;
+    const event::TensorDecl& decl = alloc.alloc;
+    b.address = decl.offset + instance * decl.bytes() + stage * (decl.bytes() / decl.stages);
+    auto& arena = arenas_[s];
+    if (!arena)
+        arena = std::make_unique<Arena>();
+    b.arena = arena.get();
 }
 
 std::unique_ptr<Buffer> Storage::make_buffer(const event::TensorDecl& decl, const event::Op& user) {

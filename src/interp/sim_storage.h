@@ -9,6 +9,7 @@
 // user's). A `for` body's alloc is the same storage in every iteration, except that `stages S
 // on k` gives S buffers, iteration k using k mod S. Entry tensors (`param`) are the caller's.
 #include "interp/event_sim.h"
+#include "interp/sim_arena.h"
 #include "interp/sim_events.h"
 #include "interp/view.h"
 
@@ -39,6 +40,10 @@ struct Buffer {
     // step any write to the buffer completed.
     int64_t pending = 0;
     int64_t last_done = -1;
+    // Aliased shared memory (sim_arena.h): the arena of its block, and the byte address of
+    // element 0 there; null when its block's tensors do not overlap.
+    Arena* arena = nullptr;
+    int64_t address = 0;
     // Every element's latest write completed before `step`.
     bool settled_before(int64_t step) const { return pending == 0 && last_done < step; }
 };
@@ -85,12 +90,16 @@ private:
     Buffer& buffer(const event::Op& alloc, const Scope* declared_in, const Ctx& c,
                    const event::Op& user);
     std::unique_ptr<Buffer> make_buffer(const event::TensorDecl& decl, const event::Op& user);
+    void place_in_arena(Buffer& b, const event::Op& alloc, const Scope* declared_in, int64_t point,
+                        int64_t stage);
 
     const EventTable& table_;
     std::map<std::string, std::shared_ptr<HostTensor>>& params_;
     const SimOptions& options_;
     ViewCache& views_;
     std::unordered_map<std::vector<int64_t>, std::unique_ptr<Buffer>, KeyHash> buffers_;
+    std::unordered_map<const event::Op*, bool> aliasing_;             // per BLOCK pfor
+    std::unordered_map<const Scope*, std::unique_ptr<Arena>> arenas_; // per BLOCK iteration
 };
 
 } // namespace kiln::interp::sim

@@ -306,6 +306,43 @@ alloc N : NONE f32[4]
               "remove its uses)");
 }
 
+// alloc-smem's reuse: X and Y share bytes; Y's first writer waits for X's last reader.
+const std::string kAliased = R"(event_program aliased
+alloc A : GLOBAL f32[16] param read
+alloc B : GLOBAL f32[16] param read
+alloc O : GLOBAL f32[16] param write
+alloc P : GLOBAL f32[16] param write
+%e0 = pfor i in [1] @BLOCK {
+  alloc X : SHARED f32[16] offset 0
+  alloc Y : SHARED f32[16] offset 32
+  %e1 = copy A -> X @BLOCK
+  %e2 = copy X -> O @BLOCK after [%e1]
+  %e3 = copy B -> Y @BLOCK after [%e2]
+  %e4 = copy Y -> P @BLOCK after [%e3]
+  %e5 = join @BLOCK after [%e2, %e4]
+  yield %e5
+}
+)";
+
+TEST(EventSim, AliasedSharedMemoryReuseMustBeOrdered) {
+    const Params in{{"A", integers(ir::DType::F32, {16}, 9)},
+                    {"B", integers(ir::DType::F32, {16}, 10)},
+                    {"O", poison(ir::DType::F32, {16})},
+                    {"P", poison(ir::DType::F32, {16})}};
+    EXPECT_FALSE(first_failure(parse(kAliased), in, "O", *in.at("A"), 300));
+    EXPECT_FALSE(first_failure(parse(kAliased), in, "P", *in.at("B"), 300));
+    // Without the reuse edge Y's copy overwrites the upper half of X while X is written or read.
+    auto f = first_failure(parse(edit(kAliased, "-> Y @BLOCK after [%e2]", "-> Y @BLOCK")), in, "O",
+                           *in.at("A"), 300);
+    ASSERT_TRUE(f);
+    std::cout << "seed " << f->first << ": " << f->second << "\n";
+    EXPECT_NE(f->second.find("its shared memory"), std::string::npos) << f->second;
+    // Apart (no overlap), the same program has no race.
+    EXPECT_FALSE(first_failure(parse(edit(edit(kAliased, "-> Y @BLOCK after [%e2]", "-> Y @BLOCK"),
+                                          "offset 32", "offset 64")),
+                               in, "O", *in.at("A"), 300));
+}
+
 // A register copy of a tile of X, masked: `mask` sees X's coordinates through `mirrors`.
 TEST(EventSim, MaskSeesTheCoordinatesOfTheMirroredTensor) {
     const auto p = parse(R"(event_program masked
