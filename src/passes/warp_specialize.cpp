@@ -42,7 +42,7 @@ public:
             if (op.kind == OpKind::Alloc || op.kind == OpKind::Part)
                 continue;
             op.role = role_of(op);
-            roles_[op.result] = op.role;
+            roles_[op.result] = signal_role(op);
             common = !common || *common == op.role ? op.role : Role::Any;
         }
         return common;
@@ -68,6 +68,16 @@ private:
         default:
             return Role::Compute;
         }
+    }
+
+    // Who completes the op's event. A loop whose body mixes roles (the DMA copies and the MMAs
+    // of a k-loop) is done when its yield is, so waiting on it synchronizes with the yield's
+    // producer only.
+    Role signal_role(const Op& op) const {
+        bool loop = op.kind == OpKind::For || op.kind == OpKind::PFor;
+        if (!loop || op.role != Role::Any || !op.loop.body.yield)
+            return op.role;
+        return role(op.loop.body.yield->id).value_or(Role::Compute);
     }
 
     Role join_role(const Op& join) const {

@@ -18,6 +18,8 @@ constexpr int kExitMismatch = 3; // ran, but the result is off its reference
 
 // check, print, tree
 void register_program_commands(CLI::App& app);
+// compile (src/passes/pipeline.h)
+void register_compile_command(CLI::App& app);
 // run
 void register_run_command(CLI::App& app);
 // schedule (src/schedule)

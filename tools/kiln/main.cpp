@@ -7,6 +7,7 @@ int main(int argc, char** argv) {
     CLI::App app{"kiln: a task-based compiler for NVIDIA Hopper kernels"};
     app.require_subcommand(1);
     kiln::cli::register_program_commands(app);
+    kiln::cli::register_compile_command(app);
     kiln::cli::register_run_command(app);
     kiln::cli::register_schedule_command(app);
     try {
