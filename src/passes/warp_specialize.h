@@ -7,7 +7,8 @@
 // join takes its inputs' role when they agree and compute otherwise; a loop takes the role of
 // its contents when they agree and stays `any` (run by both, each its own operations) otherwise.
 // Every reference whose producer and consumer roles differ becomes `cross` (codegen realizes it
-// with a shared-memory barrier). The pfor gets the per-thread register budgets of the two roles
+// with a shared-memory barrier); the producer of a mixed loop's event is its yield's producer
+// (every operation of the body precedes the yield, so the yield's role signals the loop's end). The pfor gets the per-thread register budgets of the two roles
 // (Hopper setmaxnreg): the compute warpgroups (the largest WARPGROUP `over` extent in the block)
 // share what the DMA warpgroup leaves of the register file.
 //
