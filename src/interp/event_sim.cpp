@@ -51,7 +51,8 @@ Result<SimReport> EventSimulator::run(std::map<std::string, std::shared_ptr<Host
         sim::EventTable table(p);
         sim::Storage storage(table, params, o, *views_);
         sim::Executor exec(table, storage, report);
-        sim::Scheduler sched(o);
+        sim::Scheduler sched(o,
+                             [&table](NodeId a, NodeId b) { return table.textual_before(a, b); });
         const auto drain = [&] {
             for (NodeId id : table.take_ready())
                 sched.add_ready(id);

@@ -23,8 +23,8 @@ namespace kiln::interp {
 
 struct SimOptions {
     uint64_t seed = 0;
-    // Creation order (textual order within a block), every instance completing as soon as it
-    // starts: one legal schedule with no overlap, for debugging.
+    // Textual order (a loop's body at the loop, iterations in order), every instance completing
+    // as soon as it starts: one legal schedule with no overlap, for debugging.
     bool sequential = false;
     int max_delay = 8;             // an instance completes within this many further starts
     int64_t op_limit = 50'000'000; // instances run before giving up

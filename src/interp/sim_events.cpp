@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cassert>
+#include <limits>
 
 namespace kiln::interp::sim {
 namespace {
@@ -25,6 +26,11 @@ std::string ref_text(const event::EventRef& r) {
     if (r.distance > 0)
         s += "@-" + std::to_string(r.distance);
     return s;
+}
+
+// The index of `op` in the block of `s`.
+int64_t position(const Scope& s, const event::Op& op) {
+    return &op - s.block->ops.data();
 }
 
 } // namespace
@@ -190,6 +196,8 @@ void EventTable::expand_iteration(LoopRun& run, int64_t k) {
     Scope* s = new_scope(is_for ? ScopeKind::ForIteration : ScopeKind::PForIteration, op.loop.body,
                          run.outer, &run);
     s->iteration = k;
+    s->order = run.outer->order;
+    s->order.insert(s->order.end(), {position(*run.outer, op), run.point, k});
     for (std::size_t d = 0; d < op.over.size(); ++d)
         s->bindings.push_back({&op.over[d].var, point_coord(op.over, run.point, d)});
     int64_t rest = k;
@@ -362,6 +370,24 @@ EventTable::find_decl(const Ctx& c, const std::string& name, const Loc& loc) con
             return {it->second, s};
     }
     fail_at(loc, "no tensor or partition named '" + name + "' is visible here");
+}
+
+std::vector<int64_t> EventTable::textual_key(NodeId id) const {
+    constexpr int64_t kLast = std::numeric_limits<int64_t>::max();
+    const Node& n = nodes_[id];
+    std::vector<int64_t> key = n.scope->order;
+    if (n.kind == NodeKind::Yield) {
+        key.push_back(kLast);
+        return key;
+    }
+    key.insert(key.end(), {position(*n.scope, *n.op), n.point});
+    if (n.kind == NodeKind::LoopDone)
+        key.push_back(kLast);
+    return key;
+}
+
+bool EventTable::textual_before(NodeId a, NodeId b) const {
+    return textual_key(a) < textual_key(b);
 }
 
 std::string EventTable::describe(NodeId id) const {

@@ -55,8 +55,11 @@ struct Scope {
     const BlockInfo* info = nullptr;
     Scope* parent = nullptr;
     std::vector<Binding> bindings; // loop variables, and the loop instance's `over` variables
-    int64_t iteration = 0;         // ForIteration: the iteration's index
-    LoopRun* loop = nullptr;       // the loop this scope is an iteration of
+    int64_t iteration = 0;         // the iteration's index
+    // Its place in textual order: the enclosing scope's, then the loop's position in that
+    // block, the loop instance's point and the iteration (sequential mode sorts by it).
+    std::vector<int64_t> order;
+    LoopRun* loop = nullptr;                 // the loop this scope is an iteration of
     std::vector<std::vector<NodeId>> events; // per op of the block, per flat event point
 };
 
@@ -111,6 +114,10 @@ public:
     std::pair<const event::Op*, const Scope*> find_decl(const Ctx& c, const std::string& name,
                                                         const Loc& loc) const;
 
+    // Whether `a` comes before `b` in the program's text (loop bodies at the loop, iterations
+    // in order, a yield after its iteration's ops).
+    bool textual_before(NodeId a, NodeId b) const;
+
     // "%e7 (k = 1, g = 0, w = 2, t = 5)": the op and the variable values of the instance.
     std::string describe(NodeId id) const;
     // Why no node can run although some are incomplete: a few blocked instances and the
@@ -129,6 +136,7 @@ private:
     void expand_loop_op(Scope* s, const event::Op& op, std::size_t index);
     void expand_iteration(LoopRun& run, int64_t k);
     void index_block(const event::Block& b);
+    std::vector<int64_t> textual_key(NodeId id) const;
 
     const event::EventProgram& program_;
     std::unordered_map<const event::Block*, BlockInfo> blocks_;

@@ -4,13 +4,15 @@
 
 namespace kiln::interp::sim {
 
-Scheduler::Scheduler(const SimOptions& o)
-    : sequential_(o.sequential), max_delay_(std::max(0, o.max_delay)), rng_(o.seed) {}
+Scheduler::Scheduler(const SimOptions& o, std::function<bool(NodeId, NodeId)> textual_before)
+    : sequential_(o.sequential), textual_before_(std::move(textual_before)),
+      max_delay_(std::max(0, o.max_delay)), rng_(o.seed) {}
 
 NodeId Scheduler::take_ready() {
-    std::size_t i = sequential_
-                        ? std::min_element(ready_.begin(), ready_.end()) - ready_.begin()
-                        : static_cast<std::size_t>(rng_.integer(0, int64_t(ready_.size()) - 1));
+    std::size_t i =
+        sequential_
+            ? std::min_element(ready_.begin(), ready_.end(), textual_before_) - ready_.begin()
+            : static_cast<std::size_t>(rng_.integer(0, int64_t(ready_.size()) - 1));
     const NodeId id = ready_[i];
     ready_[i] = ready_.back();
     ready_.pop_back();

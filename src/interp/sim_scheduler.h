@@ -1,12 +1,13 @@
 #pragma once
 // When simulated instances start and complete. Ready instances start in a random (seeded) order;
 // each copy or call completes at a random step within `max_delay` further starts, so unordered
-// operations overlap and finish in every order. Sequential mode starts the earliest created
-// ready instance and completes it at once.
+// operations overlap and finish in every order. Sequential mode starts the ready instance that
+// comes first in the program's text and completes it at once.
 #include "interp/event_sim.h"
 #include "interp/random.h"
 #include "interp/sim_events.h"
 
+#include <functional>
 #include <optional>
 #include <vector>
 
@@ -14,7 +15,8 @@ namespace kiln::interp::sim {
 
 class Scheduler {
 public:
-    explicit Scheduler(const SimOptions& o);
+    // `textual_before` orders instances for sequential mode.
+    Scheduler(const SimOptions& o, std::function<bool(NodeId, NodeId)> textual_before);
 
     void add_ready(NodeId id) { ready_.push_back(id); }
     bool has_ready() const { return !ready_.empty(); }
@@ -32,6 +34,7 @@ private:
         NodeId id;
     };
     bool sequential_;
+    std::function<bool(NodeId, NodeId)> textual_before_;
     int max_delay_;
     Rng rng_;
     std::vector<NodeId> ready_;

@@ -161,6 +161,32 @@ TEST(EventSim, SequentialModeRunsInTextualOrderWithoutDelays) {
     }
 }
 
+TEST(EventSim, SequentialModeRunsALoopBodyAtTheLoop) {
+    // %e2 is not ordered after the loop: in textual order it runs last, so O holds B.
+    const auto p = parse(R"(event_program order
+alloc A : GLOBAL f32[4] param read
+alloc B : GLOBAL f32[4] param read
+alloc O : GLOBAL f32[4] param write
+alloc T : GLOBAL f32[4]
+%e0 = for k in [2] @BLOCK {
+  %e1 = copy A -> T @BLOCK
+  yield %e1
+}
+%e2 = copy B -> T @BLOCK
+%e3 = copy T -> O @BLOCK after [%e0, %e2]
+)");
+    const Params in{{"A", integers(ir::DType::F32, {4}, 11)},
+                    {"B", integers(ir::DType::F32, {4}, 12)},
+                    {"O", poison(ir::DType::F32, {4})}};
+    EventSimulator sim(p);
+    SimOptions o;
+    o.sequential = true;
+    Outcome r = simulate_on(sim, in, o);
+    EXPECT_TRUE(r.report.races.empty());
+    EXPECT_TRUE(equal(*r.params.at("O"), *in.at("B")));
+    EXPECT_TRUE(first_failure(p, in, "O", *in.at("B"), 100)); // the missing edge
+}
+
 // Four blocks each write a quarter; the host copies the whole after all of them (broadcast).
 const std::string kBroadcast = R"(event_program bcast
 alloc X : GLOBAL f32[8, 4] param read
