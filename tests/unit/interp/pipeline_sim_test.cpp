@@ -2,7 +2,8 @@
 // (src/interp/event_sim.h): a sequential copy -> compute loop and a vectorized GEMM block,
 // pipelined by the passes, compute the right result with no race under 200 seeded schedules;
 // without a loop-carried edge the passes derived (the backward WAR edge, the accumulator chain)
-// some schedule races.
+// some schedule races. Tensors alloc-smem aliases are race-free on the simulator's shared-memory
+// arena, and the WAR event it adds alone orders the reuse.
 #include "interp/event_sim.h"
 #include "interp/random.h"
 #include "ir/event_parser.h"
@@ -10,6 +11,8 @@
 #include "passes/alloc_smem.h"
 #include "passes/pipeline_loops.h"
 #include "passes/warp_specialize.h"
+
+#include <optional>
 
 #include <gtest/gtest.h>
 
@@ -233,6 +236,74 @@ TEST(PipelineSim, GemmWithoutTheDerivedEdgesRaces) {
     auto no_chain = first_failure(without(text, ", %e5[g, w, t]@-1"), in, "C", want, 200);
     ASSERT_TRUE(no_chain);
     EXPECT_NE(no_chain->find(" acc["), std::string::npos) << *no_chain;
+}
+
+// Two 2 KiB tensors used one after the other in each of two blocks, under a 3 KiB limit:
+// alloc-smem puts both at offset 0 and makes Y's writer wait for X's reader.
+const std::string kPhases = R"(event_program phases
+alloc G1 : GLOBAL f32[2, 16, 32] param read
+alloc G2 : GLOBAL f32[2, 16, 32] param read
+alloc O1 : GLOBAL f32[2, 16, 32] param write
+alloc O2 : GLOBAL f32[2, 16, 32] param write
+part G1p = blocks(G1, [1, 16, 32])
+part G2p = blocks(G2, [1, 16, 32])
+part O1p = blocks(O1, [1, 16, 32])
+part O2p = blocks(O2, [1, 16, 32])
+%e0 = pfor i in [2] @BLOCK smem_limit = 3072 {
+  alloc X : SHARED f32[1, 16, 32]
+  alloc Y : SHARED f32[1, 16, 32]
+  %e1 = copy G1p[i, 0, 0] -> X @BLOCK
+  %e2 = copy X -> O1p[i, 0, 0] @BLOCK after [%e1]
+  %e3 = join @BLOCK after [%e2]
+  %e4 = copy G2p[i, 0, 0] -> Y @BLOCK after [%e3]
+  %e5 = copy Y -> O2p[i, 0, 0] @BLOCK after [%e4]
+  yield %e5
+}
+)";
+
+Params phases_inputs() {
+    return {{"G1", integers(ir::DType::F32, {2, 16, 32}, 11)},
+            {"G2", integers(ir::DType::F32, {2, 16, 32}, 12)},
+            {"O1", poison(ir::DType::F32, {2, 16, 32})},
+            {"O2", poison(ir::DType::F32, {2, 16, 32})}};
+}
+
+// `text`'s outputs O1 and O2 against G1 and G2: the first failure, if any.
+std::optional<std::string> phases_failure(const std::string& text) {
+    const Params in = phases_inputs();
+    if (auto f = first_failure(text, in, "O1", *in.at("G1"), 200))
+        return f;
+    return first_failure(text, in, "O2", *in.at("G2"), 200);
+}
+
+std::string allocated(const std::string& text) {
+    auto p = event::parse_event_program(text, "phases.ev");
+    EXPECT_TRUE(p.ok()) << p.error_text();
+    if (p)
+        p = passes::alloc_smem(std::move(p).value(), passes::PassContext{});
+    EXPECT_TRUE(p.ok()) << p.error_text();
+    return p ? event::print_event_program(*p) : "";
+}
+
+TEST(AllocSmemSim, AliasedTensorsAreRaceFreeUnder200Seeds) {
+    std::string text = allocated(kPhases);
+    ASSERT_NE(text.find("alloc X : SHARED f32[1, 16, 32] offset 0"), std::string::npos) << text;
+    ASSERT_NE(text.find("alloc Y : SHARED f32[1, 16, 32] offset 0"), std::string::npos) << text;
+    auto failure = phases_failure(text);
+    EXPECT_FALSE(failure) << *failure << "\n" << text;
+}
+
+TEST(AllocSmemSim, TheWarEventAloneOrdersTheReuse) {
+    // Without the original path through the join, the event alloc-smem added still suffices;
+    // without both, Y's copy overwrites X's bytes while X is in use.
+    const std::string text = allocated(kPhases);
+    const std::string both = "-> Y @BLOCK after [%e3, %e2]";
+    ASSERT_NE(text.find(both), std::string::npos) << text;
+    auto only_war = phases_failure(without(text, "%e3, "));
+    EXPECT_FALSE(only_war) << *only_war;
+    auto neither = phases_failure(without(text, " after [%e3, %e2]"));
+    ASSERT_TRUE(neither);
+    EXPECT_NE(neither->find("shared memory"), std::string::npos) << *neither;
 }
 
 } // namespace
