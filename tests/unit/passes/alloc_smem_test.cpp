@@ -1,7 +1,10 @@
 // alloc-smem (src/passes/alloc_smem.h): the golden cases of tests/golden/alloc-smem/, and the
-// issue-4 requirement on the pipelined GEMM's plan, through the passes that precede allocation.
+// issue-4 requirement on the pipelined GEMM's plan (tile 128x256x64 of bf16: 4 stages fit 227 KiB,
+// 5 report the overflow with the breakdown), on a hand-built block through the passes that
+// precede allocation and on examples/gemm.kiln through the whole pipeline.
 #include "event_golden.h"
 #include "passes/alloc_smem.h"
+#include "passes/pipeline.h"
 #include "passes/pipeline_loops.h"
 #include "passes/warp_specialize.h"
 
@@ -81,6 +84,35 @@ TEST(AllocSmem, PipelinedGemmFiveStagesOverflowWithBreakdown) {
               "SHARED tensors (245760 bytes in all):\n"
               "  As (origin gemm_tile.A): 81920 bytes, 5 stages, live %e2..%e4\n"
               "  Bs (origin gemm_tile.B): 163840 bytes, 5 stages, live %e3..%e4\n");
+}
+
+// examples/gemm.kiln through the whole pipeline, as written (pipeline = 4) and with the depth
+// raised to 5 in the mapping.
+Result<Compiled> compile_gemm_example(int depth) {
+    std::string text = read_text(source_path("examples/gemm.kiln"));
+    auto at = text.find("pipeline = 4");
+    EXPECT_NE(at, std::string::npos);
+    if (at != std::string::npos)
+        text.replace(at, 12, "pipeline = " + std::to_string(depth));
+    return compile(parse(text, "gemm.kiln"), CompileOptions{});
+}
+
+TEST(AllocSmem, GemmExampleFitsWithFourStages) {
+    auto c = compile_gemm_example(4);
+    ASSERT_TRUE(c.ok()) << c.error_text();
+    EXPECT_EQ(offset_of(c->program, "B2"), 0);
+    EXPECT_EQ(offset_of(c->program, "A2"), 131072);
+}
+
+TEST(AllocSmem, GemmExampleOverflowsWithFiveStages) {
+    auto c = compile_gemm_example(5);
+    ASSERT_FALSE(c.ok());
+    ASSERT_EQ(c.errors().size(), 1u);
+    EXPECT_EQ(c.errors()[0].message,
+              "shared memory of pfor %e0 does not fit: the smallest plan needs 245760 bytes, the "
+              "limit is 232448 bytes (smem_limit); SHARED tensors (245760 bytes in all):\n"
+              "  A2 (origin gemm_tile.A): 81920 bytes, 5 stages, live %e13..%e27\n"
+              "  B2 (origin gemm_tile.B): 163840 bytes, 5 stages, live %e14..%e27");
 }
 
 } // namespace
