@@ -71,8 +71,8 @@ const event::LeafDef& Executor::leaf_of(const event::Op& op) const {
 }
 
 std::vector<Executor::Access> Executor::copy_accesses(const event::Op& op, const Ctx& c) {
-    Access src{storage_.resolve(op.src, c, op), true, false};
-    Access dst{storage_.resolve(op.dst, c, op), op.mode != event::CopyMode::Assign, true};
+    Access src{storage_.resolve(op.src, c, op), true, false, false};
+    Access dst{storage_.resolve(op.dst, c, op), false, true, op.mode != event::CopyMode::Assign};
     if (src.r.view.shape() != dst.r.view.shape())
         fail_at(op.loc, "%" + op.result + " copies " + view_text(op.src) + " of shape " +
                             ir::shape_string(src.r.view.shape()) + " to " + view_text(op.dst) +
@@ -94,7 +94,9 @@ std::vector<Executor::Access> Executor::call_accesses(const event::Op& op,
             fail_at(op.loc, "%" + op.result + " passes " + std::to_string(op.args.size()) +
                                 " tensors to " + leaf.name + ", which takes more");
         Access a{storage_.resolve(op.args[i], c, op), ir::privilege_reads(prm.privilege),
-                 ir::privilege_writes(prm.privilege) || ir::privilege_reduces(prm.privilege)};
+                 ir::privilege_writes(prm.privilege) || ir::privilege_reduces(prm.privilege),
+                 false};
+        // A leaf's reduce argument is its private copy: read and written, as rw.
         a.reads = a.reads || ir::privilege_reduces(prm.privilege);
         if (a.r.view.shape() != prm.shape)
             fail_at(op.loc, "%" + op.result + " passes " + view_text(op.args[i]) + " of shape " +
@@ -136,27 +138,69 @@ void Executor::start(NodeId id, int64_t step) {
         for (int64_t o : a.offsets()) {
             if (o < 0)
                 continue;
-            if (b.state[o].done_at != kPending)
-                ++b.pending;
-            else if (b.state[o].writer != id) {
-                // It reads what it writes (rw, reduce): that read happens now, so it is poison.
-                if (a.reads)
-                    b.data->data[o] = kNaN;
-                if (reportable(id, b)) {
-                    const std::string by = table_.describe(b.state[o].writer);
-                    if (a.reads)
-                        race(id, b, o, "read poisoned", "written by " + by + ", not complete");
-                    else
-                        race(id, b, o, "started writing", by + " was still writing it");
-                }
-            }
-            b.state[o].writer = id;
-            b.state[o].done_at = kPending;
+            if (a.reduces)
+                claim_reduction(id, a, o);
+            else
+                claim_write(id, a, o);
             if (b.arena)
                 start_aliased_write(id, a, o);
         }
     }
     running_.emplace(id, std::move(run));
+}
+
+void Executor::claim_write(NodeId id, const Access& a, int64_t o) {
+    Buffer& b = *a.r.buffer;
+    Buffer::Element& e = b.state[o];
+    const bool pending = e.done_at == kPending;
+    if (!pending)
+        ++b.pending;
+    if ((pending && e.writer != id) || e.reducers > 0) {
+        // It reads what it writes (rw leaf arguments): that read happens now, so it is poison.
+        if (a.reads)
+            b.data->data[o] = kNaN;
+        if (reportable(id, b)) {
+            const std::string by = table_.describe(e.writer);
+            const std::string doing = e.reducers > 0 ? " reducing into it" : " writing it";
+            if (a.reads)
+                race(id, b, o, "read poisoned", by + " was still" + doing);
+            else
+                race(id, b, o, "started writing", by + " was still" + doing);
+        }
+    }
+    e.writer = id;
+    e.done_at = kPending;
+}
+
+void Executor::claim_reduction(NodeId id, const Access& a, int64_t o) {
+    Buffer& b = *a.r.buffer;
+    Buffer::Element& e = b.state[o];
+    if (e.done_at == kPending && e.writer != id && reportable(id, b))
+        race(id, b, o, "started reducing into",
+             table_.describe(e.writer) + " was still writing it");
+    ++e.reducers;
+    ++b.reducing;
+    e.writer = id;
+}
+
+void Executor::reduce_into(NodeId id, const Access& a, const std::vector<double>& values,
+                           event::CopyMode mode, int64_t step) {
+    Buffer& b = *a.r.buffer;
+    const std::vector<int64_t>& offsets = a.offsets();
+    for (std::size_t i = 0; i < offsets.size(); ++i) {
+        const int64_t o = offsets[i];
+        if (o < 0)
+            continue;
+        Buffer::Element& e = b.state[o];
+        b.data->store(o, combine(mode, b.data->data[o], values[i]));
+        --e.reducers;
+        --b.reducing;
+        if (e.done_at != kPending) // a plain writer that started since keeps it (a race)
+            e.done_at = step;
+        if (b.arena)
+            b.arena->finish_write(b, o, id);
+    }
+    b.last_done = step;
 }
 
 void Executor::start_aliased_write(NodeId id, const Access& a, int64_t o) {
@@ -191,14 +235,17 @@ std::vector<double> Executor::gather(NodeId id, const Running& run, const Access
                 race(id, b, o, "read",
                      "its shared memory was overwritten by " +
                          table_.describe(b.arena->clobbered_by(b, o)));
-        } else if (settled || b.state[o].writer == id || b.state[o].done_at < run.started) {
+        } else if (settled || (b.state[o].reducers == 0 &&
+                               (b.state[o].writer == id || b.state[o].done_at < run.started))) {
             values[i] = b.data->data[o];
         } else {
             values[i] = kNaN;
             if (!reportable(id, b))
                 continue;
             const std::string by = table_.describe(b.state[o].writer);
-            if (b.state[o].done_at == kPending)
+            if (b.state[o].reducers > 0)
+                race(id, b, o, "read poisoned", "being reduced into by " + by);
+            else if (b.state[o].done_at == kPending)
                 race(id, b, o, "read poisoned", "written by " + by + ", not complete");
             else
                 race(id, b, o, "read", "overwritten by " + by + ", which started while it ran");
@@ -241,16 +288,11 @@ void Executor::finish(NodeId id, int64_t step) {
 void Executor::finish_copy(NodeId id, const Running& run, int64_t step) {
     const event::Op& op = *table_.node(id).op;
     const Access &src = run.accesses[0], &dst = run.accesses[1];
-    std::vector<double> values = gather(id, run, src);
-    if (op.mode != event::CopyMode::Assign) {
-        const std::vector<double> old = gather(id, run, dst);
-        for (std::size_t i = 0; i < values.size(); ++i)
-            values[i] = combine(op.mode, old[i], values[i]);
-    }
+    const std::vector<double> values = gather(id, run, src);
+    if (op.mode != event::CopyMode::Assign)
+        return reduce_into(id, dst, values, op.mode, step);
     // Values copied between tensors of one dtype are already representable.
-    const bool rounded =
-        op.mode == event::CopyMode::Assign && src.r.view.dtype() == dst.r.view.dtype();
-    scatter(id, dst, values, rounded, step);
+    scatter(id, dst, values, src.r.view.dtype() == dst.r.view.dtype(), step);
 }
 
 void Executor::finish_call(NodeId id, const Running& run, int64_t step) {

@@ -6,6 +6,10 @@
 // destination's dtype rounding; a call by evaluating the leaf body with interp::eval_leaf on
 // private copies of its arguments) and writes the elements it still owns.
 //
+// Reductions (`copy add`, `copy max`: the dependence analysis's reduce copy-outs, red.global.add
+// on the GPU) are atomic read-modify-writes at completion. They commute, so reductions in flight
+// on the same element do not race with each other; with any read or plain write they do.
+//
 // Races, each reported once per operation and tensor (the element read becomes NaN):
 //   read-after-write: an element read while its latest writer has not completed;
 //   write-after-read: an element overwritten by a writer that started while the reader was in
@@ -35,6 +39,7 @@ private:
     struct Access {
         Resolved r;
         bool reads = false, writes = false;
+        bool reduces = false; // a reduction's destination: written, neither owned nor read
         const std::vector<int64_t>& offsets() const { return *r.offsets; }
     };
     struct Running {
@@ -46,6 +51,10 @@ private:
     std::vector<Access> call_accesses(const event::Op& op, const event::LeafDef& leaf,
                                       const Ctx& c);
     const event::LeafDef& leaf_of(const event::Op& op) const;
+    void claim_write(NodeId id, const Access& a, int64_t o);
+    void claim_reduction(NodeId id, const Access& a, int64_t o);
+    void reduce_into(NodeId id, const Access& a, const std::vector<double>& values,
+                     event::CopyMode mode, int64_t step);
     // Element `o` of a buffer in aliased shared memory: check what `a` reads, claim the bytes.
     void start_aliased_write(NodeId id, const Access& a, int64_t o);
     std::vector<double> gather(NodeId id, const Running& run, const Access& a);

@@ -33,19 +33,23 @@ struct Buffer {
     // (kPending while in flight). Kept together: every check reads both.
     struct Element {
         int64_t done_at = -1;
-        NodeId writer = -1;
+        NodeId writer = -1;   // for a reduction: the latest to start
+        int32_t reducers = 0; // `copy add` / `copy max` in flight (they commute)
     };
     std::vector<Element> state;
     // Summaries that let a reader skip the per-element checks: elements pending, and the last
     // step any write to the buffer completed.
     int64_t pending = 0;
+    int64_t reducing = 0; // reduction claims in flight
     int64_t last_done = -1;
     // Aliased shared memory (sim_arena.h): the arena of its block, and the byte address of
     // element 0 there; null when its block's tensors do not overlap.
     Arena* arena = nullptr;
     int64_t address = 0;
     // Every element's latest write completed before `step`.
-    bool settled_before(int64_t step) const { return pending == 0 && last_done < step; }
+    bool settled_before(int64_t step) const {
+        return pending == 0 && reducing == 0 && last_done < step;
+    }
 };
 
 // A view an operation names, with the buffer it lies in.

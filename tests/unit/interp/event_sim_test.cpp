@@ -227,6 +227,9 @@ const std::string kPipe = R"(event_program pipe
 leaf zero(r: write f32[16]) {
   fill(r, 0.0)
 }
+leaf accumulate(a: rw f32[16], s: read f32[16]) {
+  add(a, a, s)
+}
 alloc A : GLOBAL f32[8, 16] param read
 alloc O : GLOBAL f32[16] param write
 part Ar = blocks(A, [_, 16])
@@ -235,7 +238,7 @@ alloc acc : REGISTER f32[16]
 %e0 = for k in [8] @BLOCK pipeline = 2 after [%z] {
   alloc S : SHARED f32[16] stages 2 on k
   %e1 = copy Ar[k, 0] -> S @BLOCK after [%e2@-2]
-  %e2 = copy add S -> acc @BLOCK after [%e1, %e2@-1]
+  %e2 = call accumulate(acc, S) @BLOCK after [%e1, %e2@-1]
   yield %e2
 }
 %e3 = copy acc -> O @BLOCK after [%e0]
@@ -276,6 +279,43 @@ TEST(EventSim, PipelinedLoopWithoutTheAccumulatorChainRaces) {
     ASSERT_TRUE(f);
     std::cout << "seed " << f->first << ": " << f->second << "\n";
     EXPECT_NE(f->second.find(" acc["), std::string::npos) << f->second;
+}
+
+// Reduce copy-outs (`copy add`) are atomic and commute: four blocks fold into one tensor with no
+// order between them; a plain read while they run races.
+const std::string kReduce = R"(event_program reduce
+alloc X : GLOBAL f32[4, 8] param read
+alloc R : GLOBAL f32[8] param rw
+alloc O : GLOBAL f32[8] param write
+part Xr = blocks(X, [_, 8])
+%e0 = pfor i in [4] @BLOCK {
+  %e1 = copy add Xr[i, 0] -> R @BLOCK
+  yield %e1
+}
+%e2 = copy R -> O @HOST after [%e0[:]]
+)";
+
+TEST(EventSim, ReductionsCommuteButRaceWithReads) {
+    const Params in{{"X", integers(ir::DType::F32, {4, 8}, 13)},
+                    {"R", integers(ir::DType::F32, {8}, 14)},
+                    {"O", poison(ir::DType::F32, {8})}};
+    HostTensor want = *in.at("R");
+    for (int64_t r = 0; r < 4; ++r)
+        for (int64_t c = 0; c < 8; ++c)
+            want.data[c] += in.at("X")->data[r * 8 + c];
+    EXPECT_FALSE(first_failure(parse(kReduce), in, "O", want, 300));
+    // Without the broadcast the copy may run before, after or during the reductions.
+    const auto racy = parse(edit(kReduce, " after [%e0[:]]", ""));
+    EventSimulator sim(racy);
+    std::string race;
+    for (uint64_t s = 0; s < 300 && race.empty(); ++s) {
+        Outcome r = simulate_on(sim, in, seeded(s));
+        if (!r.report.races.empty())
+            race = r.report.races.front().what;
+    }
+    std::cout << race << "\n";
+    EXPECT_NE(race.find("%e2 read poisoned R["), std::string::npos) << race;
+    EXPECT_NE(race.find("being reduced into by %e1 (i = "), std::string::npos) << race;
 }
 
 TEST(EventSim, StagedBufferIsIndexedByIterationModStages) {
