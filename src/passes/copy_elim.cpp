@@ -46,10 +46,12 @@ Result<event::EventProgram> copy_elim(event::EventProgram program, const PassCon
     // Spill patterns first (they may drop synchronization), then the ones that keep every
     // dependence, then cleanups. Dead copies go before everything: removing one never hides a
     // spill pair (its destination is read by no copy-in), and a spill pair's broadcast can only
-    // be dropped once the copy-outs of the enclosing level are gone.
+    // be dropped once the copy-outs of the enclosing level are gone. Hoisting goes before spill
+    // elimination: it brings the pairs of every tensor into one block, so the copy-outs of all
+    // of them are known when a copy-in's broadcast over them is dropped.
     static constexpr Pattern kPatterns[] = {
-        remove_dead_copy, eliminate_spill,       hoist_spill,  fold_mirror,
-        remove_self_copy, remove_duplicate_copy, forward_join, remove_dead_declarations,
+        remove_dead_copy, hoist_spill,           eliminate_spill, fold_mirror,
+        remove_self_copy, remove_duplicate_copy, forward_join,    remove_dead_declarations,
     };
     // Every rewrite removes an operation, a copy or a tensor, or moves a copy out of a loop.
     const int64_t limit = 16 * (op_count(program.body) + 16);
@@ -61,9 +63,10 @@ Result<event::EventProgram> copy_elim(event::EventProgram program, const PassCon
         if (!changed)
             return program;
     }
-    return Diagnostic{{},
-                      "copy-elim: no fixed point after " + std::to_string(limit) +
-                          " rewrites (internal error: a pattern undoes another)"};
+    Diagnostic stuck;
+    stuck.message = "copy-elim: no fixed point after " + std::to_string(limit) +
+                    " rewrites (internal error: a pattern undoes another)";
+    return stuck;
 }
 
 } // namespace kiln::passes

@@ -216,8 +216,8 @@ bool forward_join(event::EventProgram& p) {
         bool in_yield = false;
         const auto consumers = ix.consumers_of(join.result, &in_yield);
         // A yield names one event; a join of several with several consumers stays (forwarding
-        // it would repeat its list in each of them).
-        if ((consumers.empty() && !in_yield) || (in_yield && join.after.size() != 1) ||
+        // it would repeat its list in each of them); one that nothing waits on just goes.
+        if ((in_yield && join.after.size() != 1) ||
             (join.after.size() > 1 && consumers.size() + (in_yield ? 1 : 0) > 1))
             continue;
         const bool carried = std::any_of(consumers.begin(), consumers.end(), [&](const Op* c) {

@@ -34,7 +34,8 @@ bool remove_duplicate_copy(event::EventProgram& p);
 // A copy into a non-parameter tensor that nothing reads, or whose pieces a later copy in the
 // same block overwrites before anything reads them.
 bool remove_dead_copy(event::EventProgram& p);
-// A join of at most one event, or with a single consumer: its consumers name its events instead.
+// A join of at most one event, or with at most one consumer: its consumers name its events
+// instead.
 bool forward_join(event::EventProgram& p);
 // Allocs and parts nothing names any more.
 bool remove_dead_declarations(event::EventProgram& p);

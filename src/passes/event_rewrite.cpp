@@ -36,13 +36,14 @@ bool mentions_any(const ir::ExprPtr& e, const std::vector<std::string>& names) {
     });
 }
 
-bool same_ref(const EventRef& a, const EventRef& b) {
+// Waiting for `b` includes waiting for `a`: the same event, and along every dimension `b`
+// broadcasts or names the same instance.
+bool covered_by(const EventRef& a, const EventRef& b) {
     if (a.id != b.id || a.distance != b.distance || a.cross != b.cross ||
         a.index.size() != b.index.size())
         return false;
     for (std::size_t i = 0; i < a.index.size(); ++i)
-        if (bool(a.index[i]) != bool(b.index[i]) ||
-            (a.index[i] && !ir::equal(a.index[i], b.index[i])))
+        if (b.index[i] && (!a.index[i] || !ir::equal(a.index[i], b.index[i])))
             return false;
     return true;
 }
@@ -116,9 +117,17 @@ void replace_refs(Block& b, const std::string& id,
 
 void dedupe_refs(std::vector<EventRef>& refs) {
     std::vector<EventRef> out;
-    for (const auto& r : refs)
-        if (std::none_of(out.begin(), out.end(), [&](const EventRef& o) { return same_ref(o, r); }))
-            out.push_back(r);
+    for (std::size_t i = 0; i < refs.size(); ++i) {
+        auto covers = [&](std::size_t j) {
+            return j != i && covered_by(refs[i], refs[j]) &&
+                   (!covered_by(refs[j], refs[i]) || j < i); // of two equal ones keep the first
+        };
+        bool redundant = false;
+        for (std::size_t j = 0; j < refs.size() && !redundant; ++j)
+            redundant = covers(j);
+        if (!redundant)
+            out.push_back(refs[i]);
+    }
     refs = std::move(out);
 }
 

@@ -28,7 +28,8 @@ void replace_refs(
     event::Block& b, const std::string& id,
     const std::function<std::vector<event::EventRef>(const event::EventRef&)>& replace);
 
-// Drops references that repeat an earlier one exactly.
+// Drops references that an other one of the list implies (a repeat, or a point-wise wait on an
+// event the list also waits on along a broadcast).
 void dedupe_refs(std::vector<event::EventRef>& refs);
 
 // Turns a copy or call into a join of its preconditions (same event, dimensions and level).

@@ -37,15 +37,17 @@ bool within(const OpSite& s, const OpSite& loop) {
     return s.order > loop.order && s.order <= loop.end;
 }
 
-// The reference waits only on `out` (directly or through joins of it): the broadcast the copy-in
-// needed to see every piece of V written.
-bool waits_only_on(const CopyElimIndex& ix, const EventRef& r, const std::string& out) {
-    if (r.id == out)
+// The reference waits only on copy-outs of spill pairs (directly or through joins): the broadcast
+// a copy-in needed to see every piece of V written. Each of those pairs is itself eliminable, and
+// its own copy-in keeps a point-wise wait on its copy-out, so nothing that needs the data of one
+// loses it (two accumulators copied out by one join, as in dual_gemm, drop their broadcast too).
+bool waits_only_on(const CopyElimIndex& ix, const EventRef& r, const std::set<std::string>& outs) {
+    if (outs.count(r.id))
         return true;
     const Op* d = ix.definition(r.id);
     return d && d->kind == OpKind::Join && !d->after.empty() &&
            std::all_of(d->after.begin(), d->after.end(),
-                       [&](const EventRef& x) { return waits_only_on(ix, x, out); });
+                       [&](const EventRef& x) { return waits_only_on(ix, x, outs); });
 }
 
 bool spill_pair(const CopyElimIndex& ix, const Op& out, const Op& in) {
@@ -88,48 +90,90 @@ bool spill_pair(const CopyElimIndex& ix, const Op& out, const Op& in) {
     return true;
 }
 
-void apply_spill_elimination(event::EventProgram& p, const CopyElimIndex& ix, const Op& out,
-                             Op& in) {
-    std::vector<EventRef> after{ref_to(out, in.over)};
-    for (const auto& r : in.after)
-        if (!waits_only_on(ix, r, out.result))
-            after.push_back(r);
-    const std::string T = out.src.name, Tp = in.dst.name;
-    in.after = std::move(after);
-    retire_as_join(in, "spill of " + T + " eliminated (" + Tp + " is " + T + ")");
-    const Op* aTp = ix.alloc_of(Tp);
-    Block* alloc_block = ix.site(*aTp).block;
-    rename_tensor(p.body, Tp, View{T, {}});
-    erase_op(*alloc_block, *aTp);
+struct SpillPair {
+    Op* out;
+    Op* in;
+};
+
+// What eliminating one pair does, computed before any pair of the batch is applied.
+struct SpillPlan {
+    std::string in, T, Tp;
+    std::vector<EventRef> after;
+};
+
+SpillPlan plan_spill(const CopyElimIndex& ix, const SpillPair& pair,
+                     const std::set<std::string>& outs) {
+    SpillPlan plan{pair.in->result, pair.out->src.name, pair.in->dst.name, {}};
+    plan.after.push_back(ref_to(*pair.out, pair.in->over));
+    for (const auto& r : pair.in->after)
+        if (!waits_only_on(ix, r, outs))
+            plan.after.push_back(r);
+    return plan;
+}
+
+void erase_alloc(Block& b, const std::string& tensor) {
+    auto named = [&](const Op& op) { return op.kind == OpKind::Alloc && op.alloc.name == tensor; };
+    b.ops.erase(std::remove_if(b.ops.begin(), b.ops.end(), named), b.ops.end());
+    for (auto& op : b.ops)
+        if (op.kind == OpKind::For || op.kind == OpKind::PFor)
+            erase_alloc(op.loop.body, tensor);
+}
+
+void apply_spill(event::EventProgram& p, const SpillPlan& plan) {
+    event::walk(p.body, [&](Op& op) {
+        if (op.result != plan.in)
+            return;
+        op.after = plan.after;
+        retire_as_join(op,
+                       "spill of " + plan.T + " eliminated (" + plan.Tp + " is " + plan.T + ")");
+    });
+    rename_tensor(p.body, plan.Tp, View{plan.T, {}});
+    erase_alloc(p.body, plan.Tp);
 }
 
 } // namespace
 
 bool eliminate_spill(event::EventProgram& p) {
     CopyElimIndex ix(p);
-    // Outer pieces first: once a level's pair is gone (and its copy-out dead), the next level's
-    // copy-in waits on the next copy-out only through joins, and its broadcast can go too.
-    Op *best_out = nullptr, *best_in = nullptr;
-    std::size_t best_depth = 0;
+    std::vector<SpillPair> pairs;
     for (const auto& s : ix.sites()) {
         Op& out = *s.op;
         if (!is_assign_copy(out) || !out.src.whole())
-            continue;
-        const std::size_t depth = ix.chain_of(out.dst).size();
-        if (best_out && depth >= best_depth)
             continue;
         auto& ops = s.block->ops;
         auto at = std::find_if(ops.begin(), ops.end(), [&](const Op& o) { return &o == &out; });
         for (auto it = at + 1; it != ops.end(); ++it)
             if (is_assign_copy(*it) && it->dst.whole() &&
                 ix.key_of(it->src) == ix.key_of(out.dst) && spill_pair(ix, out, *it)) {
-                best_out = &out, best_in = &*it, best_depth = depth;
+                pairs.push_back({&out, &*it});
                 break;
             }
     }
-    if (best_out)
-        apply_spill_elimination(p, ix, *best_out, *best_in);
-    return best_out != nullptr;
+    if (pairs.empty())
+        return false;
+    std::set<std::string> outs;
+    for (const auto& x : pairs)
+        outs.insert(x.out->result);
+    // Outer processor levels first, and every independent pair of a level at once: the next
+    // level's copy-ins then wait on their copy-outs only through joins of this level's (dead)
+    // copy-outs, so their broadcast goes too. Pairs sharing a tensor wait for the next round.
+    std::size_t level = pairs.front().out->over.size();
+    for (const auto& x : pairs)
+        level = std::min(level, x.out->over.size());
+    std::set<std::string> claimed;
+    std::vector<SpillPlan> plans;
+    for (const auto& x : pairs) {
+        const std::string names[] = {x.out->src.name, x.in->dst.name, ix.root_of(x.out->dst)};
+        if (x.out->over.size() != level ||
+            std::any_of(std::begin(names), std::end(names),
+                        [&](const std::string& n) { return claimed.count(n) > 0; }))
+            continue;
+        claimed.insert(std::begin(names), std::end(names));
+        plans.push_back(plan_spill(ix, x, outs));
+    }
+    for (const auto& plan : plans)
+        apply_spill(p, plan);
+    return true;
 }
 
 namespace {
