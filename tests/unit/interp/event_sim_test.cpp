@@ -349,6 +349,37 @@ alloc B : GLOBAL f32[4] param write
               "not complete)");
 }
 
+// The message a program gets instead of a report.
+std::string error_of(const std::string& text) {
+    const auto p = parse(text);
+    Params params{{"A", integers(ir::DType::F32, {4, 4}, 15)},
+                  {"B", poison(ir::DType::F32, {4, 4})}};
+    auto r = simulate(p, params, SimOptions{});
+    return r.ok() ? "no error" : r.errors().front().str();
+}
+
+TEST(EventSim, UnresolvableProgramsAreDiagnostics) {
+    const std::string head = "event_program bad\n"
+                             "alloc A : GLOBAL f32[4, 4] param read\n"
+                             "alloc B : GLOBAL f32[4, 4] param write\n"
+                             "part Ar = blocks(A, [1, 4])\n";
+    EXPECT_EQ(error_of(head + "%e1 = copy A -> B @BLOCK after [%nope]\n"),
+              "test.ev:5:1: error: reference %nope: no enclosing block defines %nope");
+    EXPECT_EQ(error_of(head + "%e0 = pfor i in [4] @BLOCK {\n"
+                              "  %e1 = copy A -> B @BLOCK\n"
+                              "  yield %e1\n"
+                              "}\n"
+                              "%e2 = copy A -> B @BLOCK after [%e0[4]]\n"),
+              "test.ev:9:1: error: reference %e0[4]: index 4 is outside dimension i of extent 4");
+    EXPECT_EQ(error_of(head + "%e1 = copy A -> B @BLOCK after [%e1@-1]\n"),
+              "test.ev:5:1: error: reference %e1@-1: %e1 is not defined in the body of a for");
+    EXPECT_EQ(error_of(head + "%e1 = copy Ar[0, 0] -> B @BLOCK\n"),
+              "test.ev:5:1: error: %e1 copies Ar[0, 0] of shape [1, 4] to B of shape [4, 4]");
+    EXPECT_EQ(error_of(head + "%e1 = copy Ar[4, 0] -> B @BLOCK\n"),
+              "test.ev:5:1: error: %e1: Ar: piece index [4, 0] is outside the partition grid "
+              "[4, 1]");
+}
+
 TEST(EventSim, MemoryNoneTensorsAreStorageUnlessRejected) {
     const std::string text = R"(event_program none
 alloc A : GLOBAL f32[4] param read
