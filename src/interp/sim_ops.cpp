@@ -138,10 +138,17 @@ void Executor::start(NodeId id, int64_t step) {
         for (int64_t o : a.offsets()) {
             if (o < 0)
                 continue;
-            if (a.reduces)
+            Buffer::Element& e = b.state[o];
+            if (!a.reduces && e.done_at != kPending && e.reducers == 0) {
+                // The common case, inline: nobody else is writing the element.
+                ++b.pending;
+                e.writer = id;
+                e.done_at = kPending;
+            } else if (a.reduces) {
                 claim_reduction(id, a, o);
-            else
+            } else {
                 claim_write(id, a, o);
+            }
             if (b.arena)
                 start_aliased_write(id, a, o);
         }
