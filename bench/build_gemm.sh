@@ -9,9 +9,15 @@ NVCC=${NVCC:-nvcc}
 FLAGS=(-std=c++20 -O3 -gencode=arch=compute_90a,code=sm_90a -Xcompiler -fPIC -Idevice -Iinclude
        -Xptxas -v)
 pids=()
-TUS=(sm90_bf16_bf16 sm90_bf16_f16 sm90_bf16_f32 sm90_f16_bf16 sm90_f16_f16 sm90_f16_f32 generic special gemm)
+# Each sm90 unit is built once per operand order (KILN_SM90_MAJOR: 0 = A,B K-major, 1 = B
+# MN-major, 2 = A MN-major, 3 = both), as <unit>_m<order>.o, so the 24 heavy units run in parallel.
+SM90=(sm90_bf16_bf16 sm90_bf16_f16 sm90_bf16_f32 sm90_f16_bf16 sm90_f16_f16 sm90_f16_f32)
+TUS=(gemm special generic)
+for tu in "${SM90[@]}"; do for m in 0 1 2 3; do TUS+=("${tu}_m$m"); done; done
 for tu in "${TUS[@]}"; do
-    "$NVCC" "${FLAGS[@]}" -c "src/gemm/$tu.cu" -o "$OUT/$tu.o" >"$OUT/$tu.ptxas.log" 2>&1 &
+    src=$tu; def=()
+    if [[ $tu == *_m? ]]; then src=${tu%_m?}; def=(-DKILN_SM90_MAJOR=${tu: -1}); fi
+    "$NVCC" "${FLAGS[@]}" "${def[@]}" -c "src/gemm/$src.cu" -o "$OUT/$tu.o" >"$OUT/$tu.ptxas.log" 2>&1 &
     pids+=($!)
 done
 rc=0

@@ -11,6 +11,7 @@ from triton.testing import do_bench
 
 sys.path.insert(0, __file__.rsplit("/", 1)[0])
 import kiln_gemm as kg  # noqa: E402
+from gemm_bench_util import bench  # noqa: E402
 
 quick = "--quick" in sys.argv
 json_path = sys.argv[sys.argv.index("--json") + 1] if "--json" in sys.argv else None
@@ -24,21 +25,6 @@ def smi(q):
                               capture_output=True, text=True).stdout.strip()
     except OSError:
         return "n/a"
-
-
-def bench(fn, iters=10):
-    """Median ms per call of `fn` replayed from a CUDA graph of `iters` back-to-back calls:
-    kernel time without Python/launch overhead, the same treatment for kiln and cuBLAS."""
-    s = torch.cuda.Stream()
-    s.wait_stream(torch.cuda.current_stream())
-    with torch.cuda.stream(s):
-        fn()  # warm-up outside capture (module load, handles, smem attributes)
-    torch.cuda.current_stream().wait_stream(s)
-    g = torch.cuda.CUDAGraph()
-    with torch.cuda.graph(g):
-        for _ in range(iters):
-            fn()
-    return do_bench(g.replay, warmup=50, rep=300, return_mode="median") / iters
 
 
 def bench_call(fn):
@@ -86,6 +72,29 @@ for name, M, N, K in shapes:
                          ratio=t_lt / t_k))
     del a, w, out
 
+# --- transposed operands (MN-major A and/or B on the TMA/wgmma path) vs cuBLAS on the same op ---
+kiln_nt = {r["M"]: r["kiln_ms"] for r in rows if r["kind"] == "gemm" and r["M"] == r["N"] == r["K"]}
+for n in ([4096] if quick else [2048, 4096, 8192]):
+    for ta, tb in (("N", "N"), ("T", "N"), ("T", "T")):
+        a_st = torch.randn(n, n, device=dev, dtype=torch.bfloat16)  # M x K (N) or K x M (T)
+        b_st = torch.randn(n, n, device=dev, dtype=torch.bfloat16)  # K x N (N) or N x K (T)
+        a_v = a_st if ta == "N" else a_st.t()
+        b_v = b_st if tb == "N" else b_st.t()
+        out = torch.empty(n, n, device=dev, dtype=torch.bfloat16)
+        run = lambda: kg.gemm_raw(ta, tb, n, n, n, 1.0, a_st, n, b_st, n, 0.0, out, n)
+        st, path = run()
+        assert st == "success", st
+        ref = a_v.float() @ b_v.float()
+        err = ((out.float() - ref).norm() / ref.norm()).item()
+        t_c = bench(lambda: torch.matmul(a_v, b_v))
+        t_k = bench(run)
+        flop = 2.0 * n ** 3
+        rows.append(dict(kind=f"gemm {ta}{tb}", shape=f"square-{n}", M=n, N=n, K=n, path=path,
+                         rel_err=err, kiln_ms=t_k, cublas_ms=t_c, kiln_tflops=flop / t_k / 1e9,
+                         cublas_tflops=flop / t_c / 1e9, ratio=t_c / t_k,
+                         vs_kiln_nt=kiln_nt[n] / t_k if n in kiln_nt else None))
+        del a_st, b_st, out
+
 # --- GemmKernels §5 variants (generic FPU kernel with layouts/predicates) ---
 for n in ([4096] if quick else [4096, 8192]):
     d = torch.randn(n, device=dev, dtype=torch.bfloat16)
@@ -119,20 +128,32 @@ if not quick:
         rows.append(dict(kind="complex c64", shape=f"{n}^3", M=n, N=n, K=n, path="generic",
                          rel_err=err, kiln_ms=t_k, cublas_ms=t_c, kiln_tflops=flop / t_k / 1e9,
                          cublas_tflops=flop / t_c / 1e9, ratio=t_c / t_k))
-    ext = dict(a=64, b=32, c=2048, d=2048)  # the paper's TCCG benchmark 1
-    A = torch.randn(ext["b"], ext["d"], ext["a"], device=dev, dtype=torch.bfloat16)
-    B = torch.randn(ext["d"], ext["c"], device=dev, dtype=torch.bfloat16)
-    D = torch.empty(ext["a"], ext["b"], ext["c"], device=dev, dtype=torch.bfloat16)
-    assert kg.contract("abc = bda * dc", ext, A, B, D) == "success"
-    ref = torch.einsum("bda,dc->abc", A.float(), B.float())
+# --- GETT: tensor contractions vs torch.einsum (permute copies + cuBLAS), bf16 ---
+# The paper's TCCG benchmark 1 and two other permutations with the same 2*2048^3 FLOP.
+gett = [("abc = bda * dc", dict(a=64, b=32, c=2048, d=2048)),
+        ("abc = acd * db", dict(a=32, b=2048, c=64, d=2048)),
+        ("ab = acd * dcb", dict(a=2048, b=2048, c=32, d=64))]
+for spec, ext in (gett[:1] if quick else gett):
+    lhs, rhs = spec.replace(" ", "").split("=")
+    sa, sb = rhs.split("*")
+    A = torch.randn(*[ext[m] for m in sa], device=dev, dtype=torch.bfloat16)
+    B = torch.randn(*[ext[m] for m in sb], device=dev, dtype=torch.bfloat16)
+    D = torch.empty(*[ext[m] for m in lhs], device=dev, dtype=torch.bfloat16)
+    eq = f"{sa},{sb}->{lhs}"
+    st, path = kg.contract(spec, ext, A, B, D, with_path=True)
+    assert st == "success", st
+    ref = torch.einsum(eq, A.float(), B.float())
     err = ((D.float() - ref).norm() / ref.norm()).item()
-    t_c = bench(lambda: torch.einsum("bda,dc->abc", A, B))
-    t_k = bench(lambda: kg.contract("abc = bda * dc", ext, A, B, D))
-    flop = 2.0 * 64 * 32 * 2048 * 2048
-    rows.append(dict(kind="GETT abc=bda*dc", shape="64,32,2048,2048", M=2048, N=2048, K=2048,
-                     path="generic", rel_err=err, kiln_ms=t_k, cublas_ms=t_c,
+    t_c = bench(lambda: torch.einsum(eq, A, B))
+    t_k = bench(lambda: kg.contract(spec, ext, A, B, D))
+    flop = 2.0
+    for m in set(sa + sb):
+        flop *= ext[m]
+    rows.append(dict(kind=f"GETT {spec.replace(' ', '')}", shape=",".join(f"{m}={ext[m]}" for m in sorted(ext)),
+                     M=0, N=0, K=0, path=path, rel_err=err, kiln_ms=t_k, cublas_ms=t_c,
                      kiln_tflops=flop / t_k / 1e9, cublas_tflops=flop / t_c / 1e9,
                      ratio=t_c / t_k))
+    del A, B, D
 
 gpu = dict(name=torch.cuda.get_device_name(), sms=torch.cuda.get_device_properties(0).multi_processor_count,
            clocks_sm_mem=smi("clocks.sm,clocks.mem"), max_clocks=smi("clocks.max.sm,clocks.max.mem"),
@@ -142,7 +163,8 @@ print("times: CUDA-graph replay medians (eager = single calls via do_bench, incl
 print(f"{'kind':18s} {'shape':14s} {'M':>6s} {'N':>6s} {'K':>6s} {'path':7s} "
       f"{'kiln TF/s':>9s} {'cuBLAS TF/s':>11s} {'ratio':>6s} {'eager':>6s} {'err':>8s}")
 for r in rows:
-    eg = f"{r['eager_ratio']:6.3f}" if "eager_ratio" in r else "     -"
+    eg = f"{r['eager_ratio']:6.3f}" if "eager_ratio" in r else (
+        f"nt{r['vs_kiln_nt']:4.2f}" if r.get("vs_kiln_nt") else "     -")
     print(f"{r['kind']:18s} {r['shape']:14s} {r['M']:6d} {r['N']:6d} {r['K']:6d} {r['path']:7s} "
           f"{r['kiln_tflops']:9.1f} {r['cublas_tflops']:11.1f} {r['ratio']:6.3f} {eg} {r['rel_err']:8.1e}")
 if json_path:

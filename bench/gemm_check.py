@@ -68,24 +68,42 @@ def case_linear(M, N, K, in_dt=torch.bfloat16, out_dt=torch.bfloat16, alpha=1.0,
            st, taken, want)
 
 
-def case_trans(M, N, K, ta, tb, in_dt=torch.bfloat16, offset=0):
-    a_log = torch.randn(M, K, device=dev).to(in_dt)
-    b_log = torch.randn(K, N, device=dev).to(in_dt)
-    a_st = a_log if ta == "N" else a_log.t().contiguous()
-    b_st = b_log if tb == "N" else b_log.t().contiguous()
+def case_trans(M, N, K, ta, tb, in_dt=torch.bfloat16, offset=0, out_dt=torch.float32,
+               act=None, bias_mode=None, beta=0.0, batch=0):
+    shp = (batch,) if batch else ()
+    a_log = torch.randn(*shp, M, K, device=dev).to(in_dt)
+    b_log = torch.randn(*shp, K, N, device=dev).to(in_dt)
+    a_st = a_log if ta == "N" else a_log.transpose(-1, -2).contiguous()
+    b_st = b_log if tb == "N" else b_log.transpose(-1, -2).contiguous()
     if offset:  # misaligned base pointers: views starting `offset` elements in
         a_buf = torch.empty(a_st.numel() + offset, device=dev, dtype=in_dt)
         a_buf[offset:] = a_st.flatten()
         a_st = a_buf[offset:].view(a_st.shape)
-    c = torch.full((M, N), float("nan"), device=dev, dtype=torch.float32)
-    lda, ldb = a_st.stride(0), b_st.stride(0)
-    st, taken = kg.gemm_raw(ta, tb, M, N, K, 1.0, a_st, lda, b_st, ldb, 0.0, c, N,
-                            a_dtype=in_dt)
+    c = torch.randn(*shp, M, N, device=dev).to(out_dt)
+    c0 = c.double().clone()
+    if beta == 0.0:
+        c.fill_(float("nan"))
+    bias = torch.randn(*shp, N if bias_mode == "col" else M, device=dev) if bias_mode else None
+    lda, ldb = a_st.stride(-2), b_st.stride(-2)
+    st, taken = kg.gemm_raw(ta, tb, M, N, K, 1.0, a_st, lda, b_st, ldb, beta, c, N, act=act,
+                            bias=bias, bias_mode=bias_mode, batch=batch or 1,
+                            sa=a_st.stride(0) if batch else 0, sb=b_st.stride(0) if batch else 0,
+                            sc=c.stride(0) if batch else 0, a_dtype=in_dt,
+                            sbias=bias.stride(0) if batch and bias is not None else 0)
     torch.cuda.synchronize()
-    ref = a_log.double() @ b_log.double()
-    want = "tma" if (ta, tb) == ("N", "T") and not offset and in_dt in (torch.bfloat16, torch.float16) and K % 8 == 0 else "generic"
-    report(f"op {ta}{tb} {M}x{N}x{K} {str(in_dt)[6:]}->f32 offset={offset}", rel(c, ref),
-           2e-5 * math.sqrt(K) + 1e-5 if in_dt != torch.float32 else 1e-5, st, taken, want)
+    ref = a_log.double() @ b_log.double() + beta * c0
+    if bias is not None:
+        ref = ref + (bias.double().unsqueeze(-1) if bias_mode == "row" else bias.double().unsqueeze(-2))
+    ref = act_ref(ref, act)
+    tma_ok = (not offset and in_dt in (torch.bfloat16, torch.float16) and lda % 8 == 0
+              and ldb % 8 == 0)
+    want = "tma" if tma_ok else "generic"
+    tol = 2e-5 * math.sqrt(K) + 1e-5 if in_dt != torch.float32 else 1e-5
+    if out_dt != torch.float32:
+        tol = TOL[out_dt]
+    report(f"op {ta}{tb} {M}x{N}x{K}{' b'+str(batch) if batch else ''} {str(in_dt)[6:]}->"
+           f"{str(out_dt)[6:]} offset={offset} {act or ''} {bias_mode or ''} beta={beta}",
+           rel(c, ref), tol, st, taken, want)
 
 
 def case_errors():
@@ -98,8 +116,8 @@ def case_errors():
         ("M < 0", kg.gemm_raw("N", "T", -1, 64, 64, 1, a, 64, a, 64, 0, c, 64)[0], "invalid value"),
         ("fp8 out", kg.gemm_raw("N", "T", 64, 64, 64, 1, a, 64, a, 64, 0,
                                 c.view(torch.float8_e4m3fn)[:, :64], 64)[0], "unsupported data type"),
-        ("forced tma, op NN", kg.gemm_raw("N", "N", 64, 64, 64, 1, a, 64, a, 64, 0, c, 64,
-                                          path="tma")[0], "path unavailable"),
+        ("forced tma, lda % 8 != 0", kg.gemm_raw("N", "N", 64, 64, 60, 1, a, 60, a, 64, 0, c, 64,
+                                                 path="tma")[0], "path unavailable"),
     ]
     for name, got, want in checks:
         ok = got == want
@@ -141,6 +159,16 @@ case_trans(130, 250, 96, "N", "T", offset=1)
 case_trans(200, 100, 30, "N", "T")  # K % 8 != 0: TMA strides not 16-byte multiples
 case_trans(130, 250, 96, "N", "N", in_dt=torch.float32)
 case_trans(64, 80, 48, "T", "T", in_dt=torch.float16)
+# MN-major operands on the TMA/wgmma path (transposed A and/or B stored K x N)
+for ta in "NT":
+    for tb in "NT":
+        case_trans(136, 264, 96, ta, tb)
+        case_trans(200, 328, 104, ta, tb, out_dt=torch.bfloat16)  # ragged M, N and K
+        case_trans(1024, 2048, 512, ta, tb, out_dt=torch.bfloat16)  # 2-CTA clusters, many tiles
+        case_trans(72, 136, 520, ta, tb, in_dt=torch.float16, out_dt=torch.float16)
+case_trans(256, 512, 192, "T", "N", act="gelu", bias_mode="col", beta=0.5, out_dt=torch.bfloat16)
+case_trans(300, 520, 136, "N", "N", act="relu", bias_mode="row", batch=3)
+case_trans(136, 200, 64, "T", "T", batch=4, act="silu", bias_mode="col", out_dt=torch.bfloat16)
 case_errors()
 
 
@@ -179,18 +207,36 @@ def case_special():
     A = torch.randn(ext["b"], ext["d"], ext["a"], device=dev).bfloat16()
     B = torch.randn(ext["d"], ext["c"], device=dev).bfloat16()
     D = torch.full((ext["a"], ext["b"], ext["c"]), float("nan"), device=dev)
-    st = kg.contract("abc = bda * dc", ext, A, B, D)
+    st, taken = kg.contract("abc = bda * dc", ext, A, B, D, with_path=True)
     torch.cuda.synchronize()
-    report("contract abc = bda * dc", rel(D, torch.einsum("bda,dc->abc", A.double(), B.double())),
-           1e-5, st, "generic")
+    report("contract abc = bda * dc (a=24: generic)",
+           rel(D, torch.einsum("bda,dc->abc", A.double(), B.double())), 1e-5, st, taken, "generic")
+    # GETT on the TMA/wgmma path: the benchmark's three permutations at small, ragged extents
+    for spec, ext, odt in (("abc = bda * dc", dict(a=64, b=6, c=200, d=136), torch.bfloat16),
+                           ("abc = bda * dc", dict(a=128, b=3, c=72, d=64), torch.float32),
+                           ("abc = acd * db", dict(a=5, b=136, c=64, d=72), torch.bfloat16),
+                           ("ab = acd * dcb", dict(a=200, b=136, c=3, d=64), torch.bfloat16),
+                           ("abc = acd * db", dict(a=5, b=136, c=64, d=72), torch.float16)):
+        lhs, rhs = spec.replace(" ", "").split("=")
+        ta_, tb_ = rhs.split("*")
+        in_dt = torch.float16 if odt == torch.float16 else torch.bfloat16
+        A = torch.randn(*[ext[m] for m in ta_], device=dev).to(in_dt)
+        B = torch.randn(*[ext[m] for m in tb_], device=dev).to(in_dt)
+        D = torch.full([ext[m] for m in lhs], float("nan"), device=dev, dtype=odt)
+        st, taken = kg.contract(spec, ext, A, B, D, with_path=True)
+        torch.cuda.synchronize()
+        ref = torch.einsum(f"{ta_},{tb_}->{lhs}", A.double(), B.double())
+        tol = 1e-4 if odt == torch.float32 else TOL[odt]
+        report(f"contract {spec} {ext} ->{str(odt)[6:]}", rel(D, ref), tol, st, taken, "tma")
     ext = dict(a=6, b=10, c=7, d=9, e=5, f=4)
     A = torch.randn(ext["e"], ext["a"], ext["f"], ext["b"], device=dev)
     B = torch.randn(ext["f"], ext["c"], ext["e"], ext["d"], device=dev)
     D = torch.full((ext["a"], ext["d"], ext["b"], ext["c"]), float("nan"), device=dev)
-    st = kg.contract("adbc = eafb * fced", ext, A, B, D)
+    st, taken = kg.contract("adbc = eafb * fced", ext, A, B, D, with_path=True)
     torch.cuda.synchronize()
     report("contract adbc = eafb * fced (f32)",
-           rel(D, torch.einsum("eafb,fced->adbc", A.double(), B.double())), 1e-5, st, "generic")
+           rel(D, torch.einsum("eafb,fced->adbc", A.double(), B.double())), 1e-5, st, taken,
+           "generic")
 
 
 case_special()

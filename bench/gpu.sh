@@ -14,7 +14,7 @@ bench/build_gemm.sh build-gemm || exit 1
 nvcc -std=c++20 -gencode=arch=compute_90a,code=sm_90a -Idevice tests/gpu/test_device_lib.cu \
     -o build-gemm/test_device_lib || exit 1
 echo "build: $(( $(date +%s) - t0 )) s"
-for o in sm90_bf16_bf16 sm90_f16_f32; do
+for o in sm90_bf16_bf16_m0 sm90_bf16_bf16_m3 sm90_f16_f32_m0; do
     cuobjdump -sass build-gemm/$o.o > build-gemm/$o.sass
     echo "SASS $o: HGMMA=$(grep -c HGMMA build-gemm/$o.sass) LDL/STL=$(grep -cE '\b(LDL|STL)\b' build-gemm/$o.sass)"
 done

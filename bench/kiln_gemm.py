@@ -90,12 +90,19 @@ def dual_gemm(a, b, out):
     return _special(2, "N", "N", M, N, K, a, K, b, N, out, N, torch.float32)
 
 
-def contract(spec, extents, a, b, out):
+def contract(spec, extents, a, b, out, path="auto", with_path=False):
+    """GETT: out = einsum(spec) on row-major contiguous tensors. with_path: also return the
+    path taken ("tma" or "generic")."""
     f = lib().kiln_contract
     p = ctypes.c_void_p
-    f.argtypes = [ctypes.c_char_p, p, p, p, p, ctypes.c_int, ctypes.c_int, p]
+    f.argtypes = [ctypes.c_char_p, p, p, p, p, ctypes.c_int, ctypes.c_int, p, ctypes.c_int,
+                  ctypes.POINTER(ctypes.c_int)]
     f.restype = ctypes.c_int
     ext = (ctypes.c_int * 26)(*[extents.get(chr(ord("a") + i), 1) for i in range(26)])
+    taken = ctypes.c_int(-1)
     st = f(spec.encode(), ctypes.cast(ext, p), a.data_ptr(), b.data_ptr(), out.data_ptr(),
-           DT[a.dtype], DT[out.dtype], torch.cuda.current_stream().cuda_stream)
+           DT[a.dtype], DT[out.dtype], torch.cuda.current_stream().cuda_stream, PATH[path],
+           ctypes.byref(taken))
+    if with_path:
+        return STATUS[st], ["auto", "tma", "generic"][taken.value] if taken.value >= 0 else None
     return STATUS[st]

@@ -97,6 +97,21 @@ __device__ __forceinline__ void load_multicast(void* smem_dst, const CUtensorMap
                                     map, coords, bar, cta_mask);
 }
 
+/// Any-rank forms (GETT operand views: up to two row modes, two K modes and a batch mode).
+template <int R>
+__device__ __forceinline__ void load(void* smem_dst, const CUtensorMap* map, uint64_t* bar,
+                                     const int32_t (&coords)[R]) {
+    cuda::ptx::cp_async_bulk_tensor(cuda::ptx::space_cluster, cuda::ptx::space_global, smem_dst,
+                                    map, coords, bar);
+}
+template <int R>
+__device__ __forceinline__ void load_multicast(void* smem_dst, const CUtensorMap* map,
+                                               uint64_t* bar, uint16_t cta_mask,
+                                               const int32_t (&coords)[R]) {
+    cuda::ptx::cp_async_bulk_tensor(cuda::ptx::space_cluster, cuda::ptx::space_global, smem_dst,
+                                    map, coords, bar, cta_mask);
+}
+
 /// Shared -> global tile store (bulk-group completion; see commit/wait below).
 __device__ __forceinline__ void store(const CUtensorMap* map, const void* smem_src, int32_t c0,
                                       int32_t c1, int32_t c2) {

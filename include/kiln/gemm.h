@@ -11,8 +11,9 @@
 //
 // Paths (options.path_taken reports which one ran):
 //   Sm90Tma — warp-specialized persistent TMA + wgmma kernel; needs A, B in {bf16, f16} (same
-//             type), transA == N and transB == T (both K-major), 16-byte aligned A/B, lda, ldb
-//             (and batch strides) multiples of 8 elements.
+//             type), 16-byte aligned A/B, lda, ldb (and batch strides) multiples of 8 elements.
+//             Any transA/transB: K-major operands (A with Op::N, B with Op::T) and MN-major ones
+//             (A with Op::T, B with Op::N) are both read by TMA and fed to wgmma directly.
 //   Generic — FPU kernel with no alignment/stride rules; all dtypes and transpositions.
 // Auto picks Sm90Tma when its rules hold, else Generic (e.g. misaligned pointers).
 #pragma once
@@ -85,6 +86,10 @@ Status dual_gemm(Op transA, Op transB, int M, int N, int K, const void* A, int64
 /// dense row-major in the order their modes are written; `extent(mode)` gives sizes through
 /// `extents` ('a' -> extents[0], ..., 'z' -> extents[25]). Up to 3 modes per group (free-A,
 /// free-B, contracted). dtype: options.a_type for A and B, options.c_type for D.
+/// 16-bit inputs run on the Sm90Tma path (TMA tensor views, no transposes) when each mode group
+/// folds to at most two (extent, stride) pairs, a two-mode group's inner extent is a multiple
+/// of 64 and the 16-byte rules hold; otherwise on the generic kernel. options.path /
+/// options.path_taken as for gemmEx.
 Status contract(const char* spec, const int* extents, const void* A, const void* B, void* D,
                 const Options& options = {});
 

@@ -1,8 +1,10 @@
 // Internal: typed entry points that gemm.cu dispatches to (one translation unit per input type,
 // so the heavy wgmma instantiations build in parallel).
 #pragma once
+#include <cstdlib>
 #include <cuda_runtime.h>
 #include "kiln/gemm.h"
+#include "kiln/gemm/views.h"
 
 namespace kiln::gemm::detail {
 
@@ -23,12 +25,29 @@ struct Problem {
     Activation act;
     DataType a_type, c_type;
     cudaStream_t stream;
+    // The sm90 path reads A, B and writes D through these (plain matrices for gemmEx, tensor
+    // views for contract); the fields above still give the epilogue's C / bias.
+    OperandView va{}, vb{};
+    OutView vd{};
 };
 
 /// Returns cudaErrorInvalidValue when TMA's rules do not hold (caller falls back). Defined in
-/// sm90_<in>_<out>.cu for In in {bf16, f16}, Out in {bf16, f16, f32}.
-template <class In, class Out>
+/// sm90_<in>_<out>.cu for In in {bf16, f16}, Out in {bf16, f16, f32}; MnA/MnB: operand major
+/// order (p.va.mn_major / p.vb.mn_major).
+template <class In, class Out, bool MnA, bool MnB>
 cudaError_t run_sm90(const Problem& p, int bn);
+
+/// KILN_GEMM_BN=128|256 overrides the heuristic's tile width (experiments only).
+inline int block_n_override(int bn) {
+    static const int env = [] {
+        const char* e = std::getenv("KILN_GEMM_BN");
+        return e ? std::atoi(e) : 0;
+    }();
+    return env == 128 || env == 256 ? env : bn;
+}
+
+/// Dispatches on p.a_type, p.c_type and the operands' major order.
+cudaError_t run_sm90_any(const Problem& p, int bn);
 cudaError_t run_generic(const Problem& p);
 
 }  // namespace kiln::gemm::detail

@@ -31,22 +31,36 @@ bool tma_ok(const void* p, int64_t ld, int64_t stride, int batch) {
            (batch <= 1 || stride % 8 == 0);
 }
 
-template <class In>
+template <class In, bool MnA, bool MnB>
 cudaError_t run_sm90_out(const detail::Problem& p, int bn) {
     switch (p.c_type) {
-    case DataType::BF16: return detail::run_sm90<In, __nv_bfloat16>(p, bn);
-    case DataType::F16: return detail::run_sm90<In, __half>(p, bn);
-    case DataType::F32: return detail::run_sm90<In, float>(p, bn);
+    case DataType::BF16: return detail::run_sm90<In, __nv_bfloat16, MnA, MnB>(p, bn);
+    case DataType::F16: return detail::run_sm90<In, __half, MnA, MnB>(p, bn);
+    case DataType::F32: return detail::run_sm90<In, float, MnA, MnB>(p, bn);
     default: return cudaErrorInvalidValue;
     }
 }
 
-cudaError_t run_sm90_dispatch(const detail::Problem& p, int bn) {
-    return p.a_type == DataType::BF16 ? run_sm90_out<__nv_bfloat16>(p, bn)
-                                      : run_sm90_out<__half>(p, bn);
+template <class In>
+cudaError_t run_sm90_major(const detail::Problem& p, int bn) {
+    const int major = (p.va.mn_major ? 2 : 0) | (p.vb.mn_major ? 1 : 0);
+    switch (major) {
+    case 0: return run_sm90_out<In, false, false>(p, bn);
+    case 1: return run_sm90_out<In, false, true>(p, bn);
+    case 2: return run_sm90_out<In, true, false>(p, bn);
+    default: return run_sm90_out<In, true, true>(p, bn);
+    }
 }
 
 }  // namespace
+
+namespace detail {
+cudaError_t run_sm90_any(const Problem& p, int bn) {
+    if (p.a_type == DataType::BF16) return run_sm90_major<__nv_bfloat16>(p, bn);
+    if (p.a_type == DataType::F16) return run_sm90_major<__half>(p, bn);
+    return cudaErrorInvalidValue;
+}
+}  // namespace detail
 
 Status gemmEx(Op ta, Op tb, int M, int N, int K, float alpha, const void* A, int64_t lda,
               const void* B, int64_t ldb, float beta, void* C, int64_t ldc, const Options& o) {
@@ -66,7 +80,12 @@ Status gemmEx(Op ta, Op tb, int M, int N, int K, float alpha, const void* A, int
                       o.stride_bias, o.activation, o.a_type, o.c_type,
                       static_cast<cudaStream_t>(o.stream)};
 
-    const bool tma_rules = is16(o.a_type) && ta == Op::N && tb == Op::T && K > 0 &&
+    // Row-major storage: op(A) = A is K-major (M x K), op(A) = A^T is MN-major (stored K x M);
+    // op(B) = B^T is K-major (N x K), op(B) = B is MN-major (stored K x N).
+    p.va = OperandView::matrix(A, M, K, lda, ta == Op::T, o.batch > 1 ? o.stride_a : 0);
+    p.vb = OperandView::matrix(B, N, K, ldb, tb == Op::N, o.batch > 1 ? o.stride_b : 0);
+    p.vd = OutView::matrix(ldc, o.batch > 1 ? o.stride_c : 0);
+    const bool tma_rules = is16(o.a_type) && K > 0 &&
                            tma_ok(A, lda, o.stride_a, o.batch) &&
                            tma_ok(B, ldb, o.stride_b, o.batch);
     if (o.path == Path::Sm90Tma && !tma_rules) return Status::PathUnavailable;
@@ -79,7 +98,7 @@ Status gemmEx(Op ta, Op tb, int M, int N, int K, float alpha, const void* A, int
             return n;
         }();
         Params prm = default_params(M, N, K, o.batch, 2, sms);
-        cudaError_t e = run_sm90_dispatch(p, prm.block_n);
+        cudaError_t e = detail::run_sm90_any(p, detail::block_n_override(prm.block_n));
         if (e == cudaErrorInvalidValue && o.path != Path::Sm90Tma) {
             path = Path::Generic;  // tensor map encoding refused: fall back
         } else {

@@ -10,9 +10,9 @@ inline BiasType to_bias_type(DataType t) {
     return t == DataType::BF16 ? BiasType::BF16 : t == DataType::F16 ? BiasType::F16 : BiasType::F32;
 }
 
-template <class In, class Out, int BN, Activation Act>
+template <class In, class Out, bool MnA, bool MnB, int BN, Activation Act>
 cudaError_t run_sm90_typed(const Problem& p) {
-    using Cfg = sm90::Config<In, Out, BN, BN == 256 ? 4 : 6, BN == 256 ? 2 : 1>;
+    using Cfg = sm90::Config<In, Out, BN, BN == 256 ? 4 : 6, BN == 256 ? 2 : 1, MnA, MnB>;
     EpilogueLinear<Out, Act> epi;
     epi.alpha = p.alpha;
     epi.beta = p.beta;
@@ -23,27 +23,40 @@ cudaError_t run_sm90_typed(const Problem& p) {
     epi.bias_type = to_bias_type(p.bias_type);
     epi.bias_mode = p.bias ? p.bias_mode : BiasMode::None;
     epi.batch_stride_bias = p.sbias;
-    return sm90::launch<Cfg>(static_cast<const In*>(p.a), p.lda, p.sa, static_cast<const In*>(p.b),
-                             p.ldb, p.sb, static_cast<Out*>(p.c), p.ldc, p.sc, p.M, p.N, p.K,
-                             p.batch, epi, p.stream);
+    return sm90::launch_views<Cfg>(p.va, p.vb, static_cast<Out*>(p.c), p.vd, p.M, p.N, p.K,
+                                   p.batch, epi, p.stream);
 }
 
-template <class In, class Out, int BN>
+template <class In, class Out, bool MnA, bool MnB, int BN>
 cudaError_t run_sm90_act(const Problem& p) {
     switch (p.act) {
-    case Activation::ReLU: return run_sm90_typed<In, Out, BN, Activation::ReLU>(p);
-    case Activation::GELU: return run_sm90_typed<In, Out, BN, Activation::GELU>(p);
-    case Activation::SiLU: return run_sm90_typed<In, Out, BN, Activation::SiLU>(p);
-    default: return run_sm90_typed<In, Out, BN, Activation::None>(p);
+    case Activation::ReLU: return run_sm90_typed<In, Out, MnA, MnB, BN, Activation::ReLU>(p);
+    case Activation::GELU: return run_sm90_typed<In, Out, MnA, MnB, BN, Activation::GELU>(p);
+    case Activation::SiLU: return run_sm90_typed<In, Out, MnA, MnB, BN, Activation::SiLU>(p);
+    default: return run_sm90_typed<In, Out, MnA, MnB, BN, Activation::None>(p);
     }
 }
 
-template <class In, class Out>
+template <class In, class Out, bool MnA, bool MnB>
 cudaError_t run_sm90(const Problem& p, int bn) {
-    return bn == 256 ? run_sm90_act<In, Out, 256>(p) : run_sm90_act<In, Out, 128>(p);
+    return bn == 256 ? run_sm90_act<In, Out, MnA, MnB, 256>(p)
+                     : run_sm90_act<In, Out, MnA, MnB, 128>(p);
 }
 
 }  // namespace kiln::gemm::detail
 
+// One translation unit per (IN, OUT); KILN_SM90_MAJOR = 0..3 (bit 1: A MN-major, bit 0: B
+// MN-major) restricts it to one operand order, so bench/build_gemm.sh can build the four in
+// parallel; without it the unit instantiates all four.
+#define KILN_GEMM_SM90_INSTANTIATE_ONE(IN, OUT, MA, MB)                                         \
+    template cudaError_t kiln::gemm::detail::run_sm90<IN, OUT, MA, MB>(const Problem&, int);
+#if defined(KILN_SM90_MAJOR)
 #define KILN_GEMM_SM90_INSTANTIATE(IN, OUT)                                                     \
-    template cudaError_t kiln::gemm::detail::run_sm90<IN, OUT>(const Problem&, int);
+    KILN_GEMM_SM90_INSTANTIATE_ONE(IN, OUT, bool(KILN_SM90_MAJOR & 2), bool(KILN_SM90_MAJOR & 1))
+#else
+#define KILN_GEMM_SM90_INSTANTIATE(IN, OUT)                                                     \
+    KILN_GEMM_SM90_INSTANTIATE_ONE(IN, OUT, false, false)                                       \
+    KILN_GEMM_SM90_INSTANTIATE_ONE(IN, OUT, false, true)                                        \
+    KILN_GEMM_SM90_INSTANTIATE_ONE(IN, OUT, true, false)                                        \
+    KILN_GEMM_SM90_INSTANTIATE_ONE(IN, OUT, true, true)
+#endif

@@ -18,4 +18,23 @@ for (M, N, K) in [(128, 256, 64), (129, 257, 72), (70, 130, 40)]:
         torch.cuda.synchronize()
         print(M, N, K, path, st, taken)
         assert st == "success"
+# MN-major operands (transposed A, B stored K x N) and a GETT view on the TMA path
+for ta, tb in (("T", "N"), ("N", "N"), ("T", "T")):
+    M, N, K = 136, 264, 72
+    a = torch.randn(K, M, device="cuda").bfloat16() if ta == "T" else torch.randn(M, K, device="cuda").bfloat16()
+    b = torch.randn(K, N, device="cuda").bfloat16() if tb == "N" else torch.randn(N, K, device="cuda").bfloat16()
+    c = torch.randn(M, N, device="cuda").bfloat16()
+    st, taken = kg.gemm_raw(ta, tb, M, N, K, 1.0, a, a.stride(0), b, b.stride(0), 0.5, c, N,
+                            act="relu")
+    torch.cuda.synchronize()
+    print(M, N, K, ta + tb, st, taken)
+    assert st == "success" and taken == "tma"
+ext = dict(a=64, b=3, c=200, d=72)
+A = torch.randn(3, 72, 64, device="cuda").bfloat16()
+B = torch.randn(72, 200, device="cuda").bfloat16()
+D = torch.empty(64, 3, 200, device="cuda").bfloat16()
+st, taken = kg.contract("abc = bda * dc", ext, A, B, D, with_path=True)
+torch.cuda.synchronize()
+print("contract", st, taken)
+assert st == "success" and taken == "tma"
 print("gemm_small: done")

@@ -1,6 +1,13 @@
 // kiln::gemm::sm90 — warp-specialized, persistent TMA + wgmma GEMM for Hopper (sm_90a).
 //
-//   D[b](MxN) = epilogue( A[b](MxK) * B[b](NxK)^T )      A, B: bf16 or f16, both K-major
+//   D[b](MxN) = epilogue( A[b](MxK) * B[b](NxK)^T )      A, B: bf16 or f16
+//
+// Each operand is K-major (K contiguous) or MN-major (rows contiguous: transposed A, B stored
+// K x N), a compile-time choice (Config::MnMajorA/B) that sets wgmma's transpose bit and the smem
+// descriptor, and may be a GETT tensor view (views.h): two row modes, two K modes and a batch
+// mode, addressed by a rank 3-5 TMA map. Every operand tile lands in smem as 64-row chunks of
+// 8 KiB in the canonical 128B-swizzled layout: K-major chunk = 64 rows x 128 B (64 k), MN-major
+// chunk = 64 k-rows x 128 B (64 rows), so a tile's row r always starts in chunk r/64.
 //
 // Block = 3 warpgroups (384 threads). Warpgroup 0 is the producer: it gives registers away
 // (setmaxnreg.dec) and one thread streams A/B tiles with TMA into a Stages-deep ring of smem
@@ -11,6 +18,7 @@
 // SM); tiles come from TileScheduler (grouped rasterization for L2 reuse). Ragged M, N, K are
 // handled by TMA's zero fill on loads and by predicated stores in the epilogue.
 #pragma once
+#include <climits>
 #include <cstdint>
 #include <cuda.h>
 #include <cuda_bf16.h>
@@ -27,6 +35,7 @@
 #include "kiln/gemm/epilogue.cuh"
 #include "kiln/gemm/numeric.cuh"
 #include "kiln/gemm/scheduler.cuh"
+#include "kiln/gemm/views.h"
 
 namespace kiln::gemm::sm90 {
 
@@ -44,10 +53,12 @@ struct WgmmaType<__half> {
 };
 
 /// Compile-time shape of the kernel. BK is one 128-byte swizzle row of 16-bit elements.
-template <class ElementT, class OutT, int BN_ = 256, int Stages_ = 4, int ClusterM_ = 1>
+template <class ElementT, class OutT, int BN_ = 256, int Stages_ = 4, int ClusterM_ = 1,
+          bool MnMajorA_ = false, bool MnMajorB_ = false>
 struct Config {
     using Element = ElementT;
     using Out = OutT;
+    static constexpr bool MnMajorA = MnMajorA_, MnMajorB = MnMajorB_;
     static constexpr int BM = 128, BN = BN_, BK = 64, Stages = Stages_;
     // CTAs per cluster along M. With 2, the pair shares the B tile: each CTA loads half of it and
     // multicasts it to both, cutting L2->SM traffic per CTA from (A + B) to (A + B/2).
@@ -75,10 +86,69 @@ struct Problem {
     int M, N, K, batch;
 };
 
+/// Device form of an OperandView: how the producer turns (first row, k, batch) into the
+/// coordinates of the operand's tensor map. Map dims: MN-major {r0, k0, [r1], [k1], batch},
+/// K-major {k0, r0, [r1], [k1], batch} (outer modes only where they exist, so a plain matrix
+/// keeps a rank-3 map); box {64, box_rows or 64, 1, ...}.
+struct TmaOperand {
+    int r0 = INT_MAX, k0 = INT_MAX;  // inner mode extents (INT_MAX: a single mode)
+    int box_rows = 64;               // rows per TMA box (a multiple of 64)
+    int batch_mul = 1;               // 0: the same operand for every batch
+    int rank = 5;                    // map rank: 3 + (two row modes) + (two K modes)
+};
+
+/// Splits a flattened index over (inner extent e, outer): no division for single modes.
+__device__ __forceinline__ void split_index(int i, int e, int& inner, int& outer) {
+    outer = i < e ? 0 : i / e;
+    inner = i - outer * e;
+}
+
+/// Loads `rows` rows (a multiple of op.box_rows) starting at `row`, k-block at `k`, into `dst`
+/// (row r of the range lands in 64-row chunk r/64, 8 KiB each). mask != 0: TMA multicast.
+template <bool MnMajor>
+__device__ __forceinline__ void load_rows(uint8_t* dst, const CUtensorMap* map, uint64_t* bar,
+                                          const TmaOperand& op, int row, int rows, int k,
+                                          int batch, uint16_t mask) {
+    int k0, k1;
+    split_index(k, op.k0, k0, k1);
+    for (int i = 0; i < rows; i += op.box_rows) {
+        int r0, r1;
+        split_index(row + i, op.r0, r0, r1);
+        const int b = batch * op.batch_mul;
+        const int x = MnMajor ? r0 : k0, y = MnMajor ? k0 : r0;
+        // The map has only the modes that exist: {x, y, [r1], [k1], batch} (rank 3 to 5).
+        auto issue = [&](const auto& c) {
+            if (mask) dev::tma::load_multicast(dst + i * 128, map, bar, mask, c);
+            else dev::tma::load(dst + i * 128, map, bar, c);
+        };
+        if (op.rank == 3) {
+            const int32_t c[3] = {x, y, b};
+            issue(c);
+        } else if (op.rank == 5) {
+            const int32_t c[5] = {x, y, r1, k1, b};
+            issue(c);
+        } else {
+            const int32_t c[4] = {x, y, op.r0 != INT_MAX ? r1 : k1, b};
+            issue(c);
+        }
+    }
+}
+
+/// smem descriptor of a 64-row chunk-tiled operand (see the header comment). K-major: rows at
+/// 128 B, 8-row groups at 1024 B, k16 steps +32 B inside the swizzle row. MN-major: LBO = next
+/// 64-row chunk (8 KiB), SBO = next 8 k-rows (1024 B), k16 steps +2048 B.
+template <bool MnMajor>
+__device__ __forceinline__ uint64_t operand_desc(const uint8_t* tile) {
+    if constexpr (MnMajor) return dev::wgmma::make_desc<dev::swizzle::Mode::B128>(tile, 8192, 1024);
+    else return dev::wgmma::make_desc<dev::swizzle::Mode::B128>(tile, 16, 1024);
+}
+template <bool MnMajor>
+inline constexpr uint32_t k16_step_bytes = MnMajor ? 2048 : 32;
+
 template <class Cfg, class Epilogue>
 __global__ void __launch_bounds__(Cfg::Threads, 1)
     gemm_kernel(const __grid_constant__ CUtensorMap tm_a, const __grid_constant__ CUtensorMap tm_b,
-                typename Cfg::Out* __restrict__ d, int64_t ldd, int64_t batch_stride_d,
+                TmaOperand oa, TmaOperand ob, typename Cfg::Out* __restrict__ d, OutView dv,
                 Problem p, TileScheduler sched, Epilogue epi) {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
     using Element = typename Cfg::Element;
@@ -130,17 +200,15 @@ __global__ void __launch_bounds__(Cfg::Threads, 1)
                     dev::mbarrier::wait(&empty[st.stage], st.phase ^ 1u);
                     // Our full barrier receives our A, our B half and the peer's B half.
                     dev::mbarrier::arrive_expect_tx(&full[st.stage], Cfg::StageBytes);
-                    dev::tma::load(a_tile(st.stage), &tm_a, &full[st.stage], kb * BK, tc.m * BM,
-                                   tc.batch);
-                    if constexpr (Cfg::ClusterM == 1) {
-                        dev::tma::load(b_tile(st.stage), &tm_b, &full[st.stage], kb * BK,
-                                       tc.n * BN, tc.batch);
-                    } else {
-                        dev::tma::load_multicast(
-                            b_tile(st.stage) + rank * Cfg::BRowsPerCta * 128, &tm_b,
-                            &full[st.stage], uint16_t((1u << Cfg::ClusterM) - 1), kb * BK,
-                            tc.n * BN + rank * Cfg::BRowsPerCta, tc.batch);
-                    }
+                    load_rows<Cfg::MnMajorA>(a_tile(st.stage), &tm_a, &full[st.stage], oa,
+                                             tc.m * BM, BM, kb * BK, tc.batch, 0);
+                    // With a cluster, each CTA loads its share of B's rows and multicasts it.
+                    load_rows<Cfg::MnMajorB>(b_tile(st.stage) + rank * Cfg::BRowsPerCta * 128,
+                                             &tm_b, &full[st.stage], ob,
+                                             tc.n * BN + rank * Cfg::BRowsPerCta, Cfg::BRowsPerCta,
+                                             kb * BK, tc.batch,
+                                             Cfg::ClusterM > 1 ? uint16_t((1u << Cfg::ClusterM) - 1)
+                                                               : uint16_t(0));
                     st.advance();
                 }
             }
@@ -175,15 +243,16 @@ __global__ void __launch_bounds__(Cfg::Threads, 1)
             int prev_stage = -1;
             for (int kb = 0; kb < k_blocks; ++kb) {
                 dev::mbarrier::wait(&full[st.stage], st.phase);
-                uint64_t da = dev::wgmma::make_desc<Cfg::Swizzle>(a_tile(st.stage) + cw * 64 * 128,
-                                                                  16, 1024);
-                uint64_t db = dev::wgmma::make_desc<Cfg::Swizzle>(b_tile(st.stage), 16, 1024);
+                // consumer cw's 64 rows of A are chunk cw in either major order
+                uint64_t da = operand_desc<Cfg::MnMajorA>(a_tile(st.stage) + cw * 8192);
+                uint64_t db = operand_desc<Cfg::MnMajorB>(b_tile(st.stage));
                 dev::wgmma::fence_operand(acc);
                 dev::wgmma::fence();
 #pragma unroll
                 for (int k = 0; k < BK / 16; ++k)
-                    dev::wgmma::mma<BN, DT>(acc, dev::wgmma::advance(da, k * 32),
-                                            dev::wgmma::advance(db, k * 32), 1);
+                    dev::wgmma::mma<BN, DT, Cfg::MnMajorA, Cfg::MnMajorB>(
+                        acc, dev::wgmma::advance(da, k * k16_step_bytes<Cfg::MnMajorA>),
+                        dev::wgmma::advance(db, k * k16_step_bytes<Cfg::MnMajorB>), 1);
                 dev::wgmma::commit();
                 // Keep one batch in flight: the previous stage's wgmmas have retired once at
                 // most one group is pending, so its buffer can go back to the producer.
@@ -200,8 +269,7 @@ __global__ void __launch_bounds__(Cfg::Threads, 1)
             // ---------------- epilogue: registers -> global, predicated ----------------
             const int row0 = tc.m * BM + cw * 64 + dev::wgmma::accumulator_row(t, 0);
             const int col0 = tc.n * BN + dev::wgmma::accumulator_col(t, 0);
-            typename Cfg::Out* dbase = d + tc.batch * batch_stride_d;
-            const bool vec_ok = (ldd % 2) == 0;
+            typename Cfg::Out* dbase = d + tc.batch * dv.batch_stride;
             if constexpr (requires { epi.apply(acc, row0, col0, tc.batch, p.M, p.N); }) {
                 epi.apply(acc, row0, col0, tc.batch, p.M, p.N);  // batched loads of C / bias
                 // Results pinned before the store pass. Known: the fp32-output, no-activation,
@@ -215,21 +283,47 @@ __global__ void __launch_bounds__(Cfg::Threads, 1)
                         acc[4 * j + e] = epi(acc[4 * j + e], row0 + 8 * (e / 2),
                                              col0 + 8 * j + (e % 2), tc.batch);
             }
+            // Plain columns (one column mode, unit stride; rows may be two modes): one base per
+            // row and 32-bit column offsets. Otherwise the column's (inner, outer) index pair
+            // advances by 8 per fragment column group with a compare, never a division (an
+            // earlier version split every column with `/`: ptxas if-converted the divisions and
+            // the epilogue cost ~17 us per tile; the host guarantees c0 % 8 == 0).
+            const bool plain = dv.c0 == INT_MAX && dv.cs0 == 1 && dv.pair_ok;
 #pragma unroll
             for (int h = 0; h < 2; ++h) {
                 const int row = row0 + 8 * h;
                 if (row >= p.M) continue;
-                typename Cfg::Out* drow = dbase + int64_t(row) * ldd;
+                int r0, r1;
+                split_index(row, dv.r0, r0, r1);
+                typename Cfg::Out* drow = dbase + r0 * dv.rs0 + r1 * dv.rs1;
+                if (plain) {
+#pragma unroll
+                    for (int j = 0; j < BN / 8; ++j) {
+                        const int col = col0 + 8 * j;
+                        float v0 = acc[4 * j + 2 * h], v1 = acc[4 * j + 2 * h + 1];
+                        if (col + 1 < p.N) {
+                            store_pair(drow + col, v0, v1);
+                        } else if (col < p.N) {
+                            drow[col] = from_float<typename Cfg::Out>(v0);
+                        }
+                    }
+                    continue;
+                }
+                int c0, c1;
+                split_index(col0, dv.c0, c0, c1);
 #pragma unroll
                 for (int j = 0; j < BN / 8; ++j) {
                     const int col = col0 + 8 * j;
                     float v0 = acc[4 * j + 2 * h], v1 = acc[4 * j + 2 * h + 1];
-                    if (col + 1 < p.N && vec_ok) {
-                        store_pair(drow + col, v0, v1);
+                    typename Cfg::Out* dp = drow + (c0 * dv.cs0 + c1 * dv.cs1);
+                    if (col + 1 < p.N && dv.pair_ok) {
+                        store_pair(dp, v0, v1);
                     } else {
-                        if (col < p.N) drow[col] = from_float<typename Cfg::Out>(v0);
-                        if (col + 1 < p.N) drow[col + 1] = from_float<typename Cfg::Out>(v1);
+                        if (col < p.N) dp[0] = from_float<typename Cfg::Out>(v0);
+                        if (col + 1 < p.N) dp[dv.cs0] = from_float<typename Cfg::Out>(v1);
                     }
+                    c0 += 8;
+                    if (c0 >= dv.c0) c0 -= dv.c0, ++c1;
                 }
             }
         }

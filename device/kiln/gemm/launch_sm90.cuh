@@ -3,6 +3,7 @@
 // caller then takes the generic path).
 #pragma once
 #include <algorithm>
+#include <climits>
 #include <cstdio>
 #include <cstdlib>
 #include <cuda_runtime.h>
@@ -22,28 +23,105 @@ inline bool tma_compatible(const void* p, int64_t ld, int64_t batch_stride, int 
            (batch <= 1 || batch_stride % 8 == 0);
 }
 
+/// Encodes the tensor map (rank 3 to 5) of one operand (see TmaOperand) for a tile of `tile_rows` rows
+/// per CTA. False when TMA's rules or the chunking rules fail: 16-byte aligned base, strides
+/// multiples of 16 bytes, the contiguous mode first, two-mode groups with an inner extent that
+/// is a multiple of 64 (a 64-row chunk or a 64-deep k-block never straddles an outer index).
+template <class E>
+inline bool make_operand_map(CUtensorMap* map, TmaOperand* op, const OperandView& v_in, int batch,
+                             int tile_rows) {
+    const int64_t unit = sizeof(E);
+    OperandView v = v_in;
+    // Experiment (KILN_GEMM_MN_CHUNKS=2): an MN-major single-mode operand with rows % 64 == 0
+    // viewed as rows (64, rows/64), so one TMA box {64, 64, chunks} loads `chunks` 64-row chunks.
+    static const int env_chunks = [] {
+        const char* e = std::getenv("KILN_GEMM_MN_CHUNKS");
+        return e ? std::max(1, std::atoi(e)) : 1;
+    }();
+    int chunks = 1;
+    if (env_chunks > 1 && v.mn_major && v.rows[1] == 1 && v.rows[0] % 64 == 0 &&
+        v.rows[0] > 64 && tile_rows % (64 * env_chunks) == 0) {
+        chunks = env_chunks;
+        v.rows[1] = v.rows[0] / 64, v.rows[0] = 64;
+        v.row_stride[1] = 64;
+    }
+    if (v.mn_major ? v.row_stride[0] != 1 : v.k_stride[0] != 1) return false;
+    if (v.rows[1] > 1 && v.rows[0] % 64 != 0) return false;
+    if (v.ks[1] > 1 && v.ks[0] % 64 != 0) return false;
+    if (v.rows[0] < 1 || v.rows[1] < 1 || v.ks[0] < 1 || v.ks[1] < 1) return false;
+    const int nb = v.batch_stride == 0 ? 1 : batch;
+    op->r0 = v.rows[1] > 1 ? v.rows[0] : INT_MAX;
+    op->k0 = v.ks[1] > 1 ? v.ks[0] : INT_MAX;
+    op->batch_mul = nb > 1 ? 1 : 0;
+    // K-major single-mode rows: one box for the whole tile; otherwise 64-row chunks.
+    op->box_rows = (!v.mn_major && v.rows[1] == 1) ? tile_rows : 64 * chunks;
+    // Dims in map order: the contiguous mode, the other inner mode, then r1, k1, batch.
+    const bool mn = v.mn_major;
+    uint64_t dims[5] = {uint64_t(mn ? v.rows[0] : v.ks[0]), uint64_t(mn ? v.ks[0] : v.rows[0]),
+                        uint64_t(v.rows[1]), uint64_t(v.ks[1]), uint64_t(nb)};
+    int64_t strides[4] = {mn ? v.k_stride[0] : v.row_stride[0], v.row_stride[1], v.k_stride[1],
+                          v.batch_stride};
+    // Extent-1 modes: continue the previous stride (strides stay non-decreasing).
+    uint64_t str[4];
+    uint64_t prev = dims[0] * unit;
+    for (int i = 0; i < 4; ++i) {
+        str[i] = dims[i + 1] > 1 ? uint64_t(strides[i] * unit) : ((prev + 15) / 16) * 16;
+        prev = str[i] * dims[i + 1];
+    }
+    const uint32_t box_y = mn ? 64u : uint32_t(v.rows[1] == 1 ? op->box_rows : 64);
+    // Keep only the outer modes that exist (KILN_GEMM_TMA_RANK5=1 keeps all: experiments only).
+    static const bool all5 = std::getenv("KILN_GEMM_TMA_RANK5") != nullptr;
+    uint64_t d[5], s[4];
+    const uint32_t box5[5] = {64, box_y, uint32_t(chunks), 1, 1};
+    uint32_t box[5] = {64, box_y, 1, 1, 1};
+    int r = 0;
+    d[r++] = dims[0];
+    for (int i = 1; i < 5; ++i) {
+        if (i < 4 && dims[i] == 1 && !all5 && i > 1) continue;
+        s[r - 1] = str[i - 1];
+        box[r] = box5[i];
+        d[r++] = dims[i];
+    }
+    op->rank = r;
+    auto dt = tma_dtype<E>();
+    auto sw = dev::swizzle::Mode::B128;
+    if (r == 3) {
+        const uint64_t d3[3] = {d[0], d[1], d[2]}, s3[2] = {s[0], s[1]};
+        const uint32_t b3[3] = {box[0], box[1], 1};
+        return dev::tma::make_tensor_map<3>(map, dt, v.ptr, d3, s3, b3, sw);
+    }
+    if (r == 4) {
+        const uint64_t d4[4] = {d[0], d[1], d[2], d[3]}, s4[3] = {s[0], s[1], s[2]};
+        const uint32_t b4[4] = {box[0], box[1], box[2], 1};
+        return dev::tma::make_tensor_map<4>(map, dt, v.ptr, d4, s4, b4, sw);
+    }
+    return dev::tma::make_tensor_map<5>(map, dt, v.ptr, d, s, box, sw);
+}
+
+/// General launch: operands and output as views (views.h). Returns cudaErrorInvalidValue when
+/// a TMA rule fails (the caller takes the generic path). Cfg::MnMajorA/B must match the views.
 template <class Cfg, class Epi>
-cudaError_t launch(const typename Cfg::Element* a, int64_t lda, int64_t stride_a,
-                   const typename Cfg::Element* b, int64_t ldb, int64_t stride_b,
-                   typename Cfg::Out* d, int64_t ldd, int64_t stride_d, int M, int N, int K,
-                   int batch, const Epi& epi, cudaStream_t stream, int group_m = 16) {
+cudaError_t launch_views(const OperandView& va, const OperandView& vb, typename Cfg::Out* d,
+                         OutView dv, int M, int N, int K, int batch, const Epi& epi,
+                         cudaStream_t stream, int group_m = 16) {
     using E = typename Cfg::Element;
     if (M <= 0 || N <= 0 || batch <= 0) return cudaSuccess;
-    if (!tma_compatible(a, lda, stride_a, batch) || !tma_compatible(b, ldb, stride_b, batch))
+    if (va.mn_major != Cfg::MnMajorA || vb.mn_major != Cfg::MnMajorB || K <= 0)
         return cudaErrorInvalidValue;
-    const int64_t sa = batch > 1 ? stride_a : lda * M;
-    const int64_t sb = batch > 1 ? stride_b : ldb * N;
-    const int Kd = std::max(K, 1);
     CUtensorMap ma, mb;
-    const uint64_t dims_a[3] = {uint64_t(Kd), uint64_t(M), uint64_t(batch)};
-    const uint64_t str_a[2] = {uint64_t(lda) * sizeof(E), uint64_t(sa) * sizeof(E)};
-    const uint32_t box_a[3] = {Cfg::BK, Cfg::BM, 1};
-    const uint64_t dims_b[3] = {uint64_t(Kd), uint64_t(N), uint64_t(batch)};
-    const uint64_t str_b[2] = {uint64_t(ldb) * sizeof(E), uint64_t(sb) * sizeof(E)};
-    const uint32_t box_b[3] = {Cfg::BK, Cfg::BRowsPerCta, 1};
-    if (!dev::tma::make_tensor_map<3>(&ma, tma_dtype<E>(), a, dims_a, str_a, box_a, Cfg::Swizzle) ||
-        !dev::tma::make_tensor_map<3>(&mb, tma_dtype<E>(), b, dims_b, str_b, box_b, Cfg::Swizzle))
+    TmaOperand oa, ob;
+    if (!make_operand_map<E>(&ma, &oa, va, batch, Cfg::BM) ||
+        !make_operand_map<E>(&mb, &ob, vb, batch, Cfg::BRowsPerCta))
         return cudaErrorInvalidValue;
+    // The epilogue walks columns 8 at a time inside the inner column mode.
+    if (dv.c0 != INT_MAX && dv.c0 % 8 != 0) return cudaErrorInvalidValue;
+    {
+        // pair stores: (col, col+1) adjacent in memory and aligned for a 2-element store
+        const int64_t a = 2;
+        dv.pair_ok = dv.cs0 == 1 && (dv.c0 == INT_MAX || dv.c0 % 2 == 0) && dv.rs0 % a == 0 &&
+                     dv.rs1 % a == 0 && dv.cs1 % a == 0 && dv.batch_stride % a == 0 &&
+                     reinterpret_cast<uintptr_t>(d) % (a * sizeof(typename Cfg::Out)) == 0;
+    }
 
     // KILN_GEMM_GROUP_M overrides the rasterization group (tuning experiments only).
     if (const char* g = std::getenv("KILN_GEMM_GROUP_M")) group_m = std::max(1, std::atoi(g));
@@ -84,8 +162,12 @@ cudaError_t launch(const typename Cfg::Element* a, int64_t lda, int64_t stride_a
     }();
     const int grid = std::min(max_clusters, sched.total()) * Cfg::ClusterM;
     if (std::getenv("KILN_GEMM_DEBUG"))
-        std::fprintf(stderr, "kiln sm90: BN=%d stages=%d cluster=%d max_clusters=%d grid=%d tiles=%d\n",
-                     Cfg::BN, Cfg::Stages, Cfg::ClusterM, max_clusters, grid, sched.total());
+        std::fprintf(stderr,
+                     "kiln sm90: BN=%d stages=%d cluster=%d mn=%d%d max_clusters=%d grid=%d "
+                     "tiles=%d rank=%d/%d box_rows=%d/%d pair_ok=%d\n",
+                     Cfg::BN, Cfg::Stages, Cfg::ClusterM, Cfg::MnMajorA, Cfg::MnMajorB,
+                     max_clusters, grid, sched.total(), oa.rank, ob.rank, oa.box_rows,
+                     ob.box_rows, int(dv.pair_ok));
     Problem p{M, N, K, batch};
     cudaLaunchConfig_t cfg{};
     cfg.gridDim = dim3(grid);
@@ -99,7 +181,22 @@ cudaError_t launch(const typename Cfg::Element* a, int64_t lda, int64_t stride_a
     attrs[0].val.clusterDim.z = 1;
     cfg.attrs = attrs;
     cfg.numAttrs = 1;
-    return cudaLaunchKernelEx(&cfg, kernel, ma, mb, d, ldd, stride_d, p, sched, epi);
+    return cudaLaunchKernelEx(&cfg, kernel, ma, mb, oa, ob, d, dv, p, sched, epi);
+}
+
+/// Plain strided-batched form: A (M x K, lda) and B (N x K, ldb) both K-major unless Cfg says
+/// MN-major (then A is stored K x M and B K x N), D (M x N, ldd).
+template <class Cfg, class Epi>
+cudaError_t launch(const typename Cfg::Element* a, int64_t lda, int64_t stride_a,
+                   const typename Cfg::Element* b, int64_t ldb, int64_t stride_b,
+                   typename Cfg::Out* d, int64_t ldd, int64_t stride_d, int M, int N, int K,
+                   int batch, const Epi& epi, cudaStream_t stream, int group_m = 16) {
+    if (!tma_compatible(a, lda, stride_a, batch) || !tma_compatible(b, ldb, stride_b, batch))
+        return cudaErrorInvalidValue;
+    return launch_views<Cfg>(
+        OperandView::matrix(a, M, K, lda, Cfg::MnMajorA, batch > 1 ? stride_a : 0),
+        OperandView::matrix(b, N, K, ldb, Cfg::MnMajorB, batch > 1 ? stride_b : 0), d,
+        OutView::matrix(ldd, stride_d), M, N, K, batch, epi, stream, group_m);
 }
 
 }  // namespace kiln::gemm::sm90

@@ -1,0 +1,18 @@
+"""Timing shared by the GEMM benchmarks."""
+import torch
+from triton.testing import do_bench
+
+
+def bench(fn, iters=10):
+    """Median ms per call of `fn` replayed from a CUDA graph of `iters` back-to-back calls:
+    kernel time without Python/launch overhead, the same treatment for kiln and cuBLAS."""
+    s = torch.cuda.Stream()
+    s.wait_stream(torch.cuda.current_stream())
+    with torch.cuda.stream(s):
+        fn()  # warm-up outside capture (module load, handles, smem attributes)
+    torch.cuda.current_stream().wait_stream(s)
+    g = torch.cuda.CUDAGraph()
+    with torch.cuda.graph(g):
+        for _ in range(iters):
+            fn()
+    return do_bench(g.replay, warmup=50, rep=300, return_mode="median") / iters

@@ -1,0 +1,62 @@
+// kiln::gemm views — how the sm90 kernel sees its operands and its output when they are not
+// plain matrices: transposed (MN-major) operands and GETT tensors viewed as matrices by index
+// groups (GemmKernels §4.2.2 "tensor layouts", done by the TMA unit instead of by index math).
+//
+// An operand (A: rows = M, B: rows = N) has up to two row modes and up to two K modes, inner
+// first, and a batch stride. Flattened indices are mixed-radix, inner mode fastest:
+//   row m -> (m % rows[0], m / rows[0]),   k -> (k % ks[0], k / ks[0])
+// One of the two inner modes is contiguous (stride 1): K-major when it is the K mode (the
+// BLAS "A not transposed" case), MN-major when it is the row mode (transposed A; B stored K x N).
+// The output D has up to two row modes and two column modes the same way.
+//
+// Plain C++ (no CUDA): host code builds these; the kernel receives the reduced device forms.
+#pragma once
+#include <climits>
+#include <cstdint>
+
+namespace kiln::gemm {
+
+struct OperandView {
+    const void* ptr = nullptr;
+    int rows[2] = {1, 1};
+    int64_t row_stride[2] = {0, 0};  // elements
+    int ks[2] = {1, 1};
+    int64_t k_stride[2] = {0, 0};
+    int64_t batch_stride = 0;  // 0 with batch > 1: the same operand for every batch
+    bool mn_major = false;     // rows contiguous (row_stride[0] == 1), else K contiguous
+
+    /// A dense matrix: `rows` x `k` with leading dimension `ld`; mn_major = stored K x rows.
+    static OperandView matrix(const void* p, int rows, int k, int64_t ld, bool mn_major,
+                              int64_t batch_stride) {
+        OperandView v;
+        v.ptr = p;
+        v.rows[0] = rows;
+        v.ks[0] = k;
+        v.row_stride[0] = mn_major ? 1 : ld;
+        v.k_stride[0] = mn_major ? ld : 1;
+        v.batch_stride = batch_stride;
+        v.mn_major = mn_major;
+        return v;
+    }
+};
+
+/// D element (row, col, batch) lives at
+///   batch * batch_stride + (row % r0)*rs0 + (row / r0)*rs1 + (col % c0)*cs0 + (col / c0)*cs1.
+/// A single mode has extent INT_MAX (so the division never happens).
+struct OutView {
+    int r0 = INT_MAX;
+    int64_t rs0 = 0, rs1 = 0;
+    int c0 = INT_MAX;
+    int64_t cs0 = 1, cs1 = 0;
+    int64_t batch_stride = 0;
+    bool pair_ok = false;  // (col, col+1) adjacent and aligned for one 2-element store
+
+    static OutView matrix(int64_t ld, int64_t batch_stride) {
+        OutView v;
+        v.rs0 = ld;
+        v.batch_stride = batch_stride;
+        return v;
+    }
+};
+
+}  // namespace kiln::gemm
