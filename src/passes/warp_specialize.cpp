@@ -1,5 +1,6 @@
 #include "passes/warp_specialize.h"
 
+#include "passes/add_ref.h"
 #include "passes/tensor_access.h"
 
 #include <algorithm>
@@ -48,8 +49,8 @@ public:
         return common;
     }
 
-    // The role of event `id`; nullopt for an event from outside the block (it completed before
-    // the block started, so waiting on it needs no barrier between roles).
+    // The role that signals event `id` (signal_role); nullopt for an event from outside the
+    // block (it completed before the block started, so waiting on it needs no barrier).
     std::optional<Role> role(const std::string& id) const {
         auto it = roles_.find(id);
         return it == roles_.end() ? std::nullopt : std::optional<Role>(it->second);
@@ -70,16 +71,6 @@ private:
         }
     }
 
-    // Who completes the op's event. A loop whose body mixes roles (the DMA copies and the MMAs
-    // of a k-loop) is done when its yield is, so waiting on it synchronizes with the yield's
-    // producer only.
-    Role signal_role(const Op& op) const {
-        bool loop = op.kind == OpKind::For || op.kind == OpKind::PFor;
-        if (!loop || op.role != Role::Any || !op.loop.body.yield)
-            return op.role;
-        return role(op.loop.body.yield->id).value_or(Role::Compute);
-    }
-
     Role join_role(const Op& join) const {
         std::optional<Role> common;
         for (const auto& ref : join.after) {
@@ -93,11 +84,17 @@ private:
     std::map<std::string, Role> roles_;
 };
 
+// Marks the references between roles; a loop both roles run hands each of its own to the first
+// operations of its body in the other role (add_wait).
 void mark_cross(event::Block& block, const RoleAssigner& roles) {
     event::walk(block, [&](Op& op) {
-        for (auto& ref : op.after) {
-            auto producer = roles.role(ref.id);
-            ref.cross = ref.cross || (producer && *producer != op.role);
+        std::vector<event::EventRef> refs = std::move(op.after);
+        op.after.clear();
+        for (auto& ref : refs) {
+            if (auto producer = roles.role(ref.id))
+                add_wait(op, std::move(ref), *producer);
+            else
+                op.after.push_back(std::move(ref));
         }
     });
 }

@@ -8,6 +8,7 @@
 #include "interp/random.h"
 #include "ir/event_parser.h"
 #include "ir/event_printer.h"
+#include "ir/event_verify.h"
 #include "passes/alloc_smem.h"
 #include "passes/pipeline_loops.h"
 #include "passes/warp_specialize.h"
@@ -55,7 +56,10 @@ std::string pipelined(const std::string& sequential) {
         p = pass(std::move(p).value(), ctx);
         EXPECT_TRUE(p.ok()) << p.error_text();
     }
-    return p ? event::print_event_program(*p) : "";
+    if (!p)
+        return "";
+    EXPECT_EQ(format_diagnostics(event::verify_event_program(*p)), "");
+    return event::print_event_program(*p);
 }
 
 std::shared_ptr<HostTensor> integers(ir::DType t, ir::Shape s, uint64_t seed) {
@@ -114,16 +118,16 @@ std::string without(std::string text, const std::string& edge) {
     return text;
 }
 
-const std::string kWar = " after [cross %e2@-3]";
+const std::string kWar = ", cross %e2@-3";
 
 TEST(PipelineSim, PassesDeriveTheStagesAndTheLoopCarriedEdges) {
     std::string text = pipelined(kStream);
-    EXPECT_NE(text.find("%e0 = for k in [8] @BLOCK pipeline = 3 after [cross %z] {"),
-              std::string::npos)
+    EXPECT_NE(text.find("%e0 = for k in [8] @BLOCK pipeline = 3 after [%z] {"), std::string::npos)
         << text;
     EXPECT_NE(text.find("alloc S : SHARED f32[16] stages 3 on k offset 0"), std::string::npos)
         << text;
-    EXPECT_NE(text.find("%e1 = copy Ar[k, 0] -> S @BLOCK role dma" + kWar), std::string::npos)
+    EXPECT_NE(text.find("%e1 = copy Ar[k, 0] -> S @BLOCK role dma after [cross %z" + kWar + "]"),
+              std::string::npos)
         << text;
     EXPECT_NE(text.find("%e2 = copy add S -> acc @BLOCK role compute after [cross %e1, %e2@-1]"),
               std::string::npos)
@@ -204,12 +208,13 @@ HostTensor matmul(const HostTensor& a, const HostTensor& b) {
 }
 
 const std::string kGemmWarA =
-    "%e3 = copy Ak[0, k] -> As @BLOCK role dma after [cross %e5[:, :, :]@-2]";
+    "%e3 = copy Ak[0, k] -> As @BLOCK role dma after [cross %e1[:, :, :], "
+    "cross %e5[:, :, :]@-2]";
 const std::string kGemmMma = "role compute after [cross %e3, cross %e4, %e5[g, w, t]@-1]";
 
 TEST(PipelineSim, GemmPipelinedByThePassesIsCorrectUnder100Seeds) {
     std::string text = pipelined(kGemm);
-    EXPECT_NE(text.find("%e2 = for k in [3] @BLOCK pipeline = 2 after [cross %e1[:, :, :]] {"),
+    EXPECT_NE(text.find("%e2 = for k in [3] @BLOCK pipeline = 2 after [%e1[:, :, :]] {"),
               std::string::npos)
         << text;
     EXPECT_NE(text.find("alloc As : SHARED bf16[128, 64] stages 2 on k offset 65536"),
@@ -229,8 +234,7 @@ TEST(PipelineSim, GemmWithoutTheDerivedEdgesRaces) {
     const std::string text = pipelined(kGemm);
     const Params in = gemm_inputs();
     const HostTensor want = matmul(*in.at("A"), *in.at("B"));
-    auto no_war =
-        first_failure(without(text, " after [cross %e5[:, :, :]@-2]"), in, "C", want, 200);
+    auto no_war = first_failure(without(text, ", cross %e5[:, :, :]@-2"), in, "C", want, 200);
     ASSERT_TRUE(no_war);
     EXPECT_NE(no_war->find(" As["), std::string::npos) << *no_war;
     auto no_chain = first_failure(without(text, ", %e5[g, w, t]@-1"), in, "C", want, 200);

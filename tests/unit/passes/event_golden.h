@@ -2,10 +2,12 @@
 // Golden cases of an event-IR pass: every tests/golden/<flag>/*.ev file is event IR text that
 // the pass rewrites. Its `# CHECK:` lines must match the printed result in order (check_lines.h);
 // a case whose pass must fail has `# ERROR:` lines instead, which together are exactly the
-// diagnostics (one line each, message lines included, file names relative to the folder).
+// diagnostics (one line each, message lines included, file names relative to the folder). A
+// successful pass's output must also pass the event-IR verifier.
 #include "check_lines.h"
 #include "ir/event_parser.h"
 #include "ir/event_printer.h"
+#include "ir/event_verify.h"
 #include "passes/pass_context.h"
 #include "test_util.h"
 
@@ -55,6 +57,8 @@ inline std::string run_golden_case(const std::filesystem::path& path, const Even
     if (!out)
         return "pass failed: " + out.error_text();
     std::string printed = event::print_event_program(*out);
+    if (auto broken = event::verify_event_program(*out); !broken.empty())
+        return "output breaks the IR's rules:\n" + format_diagnostics(broken) + printed;
     std::string failed = kiln::testing::check_lines(text, printed);
     return failed.empty() ? "" : failed + "\n" + printed;
 }
