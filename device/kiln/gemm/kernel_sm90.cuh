@@ -286,8 +286,8 @@ __global__ void __launch_bounds__(Cfg::Threads, 1)
             // Plain columns (one column mode, unit stride; rows may be two modes): one base per
             // row and 32-bit column offsets. Otherwise the column's (inner, outer) index pair
             // advances by 8 per fragment column group with a compare, never a division (an
-            // earlier version split every column with `/`: ptxas if-converted the divisions and
-            // the epilogue cost ~17 us per tile; the host guarantees c0 % 8 == 0).
+            // earlier version split every column with `/` behind a never-taken branch and the
+            // epilogue cost ~17 us per tile; the host guarantees c0 % 8 == 0).
             const bool plain = dv.c0 == INT_MAX && dv.cs0 == 1 && dv.pair_ok;
 #pragma unroll
             for (int h = 0; h < 2; ++h) {
