@@ -50,6 +50,16 @@ bool waits_only_on(const CopyElimIndex& ix, const EventRef& r, const std::set<st
                        [&](const EventRef& x) { return waits_only_on(ix, x, outs); });
 }
 
+// `op` writes all of tensor `t` (named whole, not through a partition) without reading it.
+bool overwrites_whole(const CopyElimIndex& ix, const Op& op, const std::string& t) {
+    if (ix.reads(op).count(t) || !ix.writes(op).count(t))
+        return false;
+    if (op.kind == OpKind::Copy)
+        return op.dst.whole() && op.dst.name == t;
+    return std::any_of(op.args.begin(), op.args.end(),
+                       [&](const View& v) { return v.whole() && v.name == t; });
+}
+
 bool spill_pair(const CopyElimIndex& ix, const Op& out, const Op& in) {
     const std::string T = out.src.name, Tp = in.dst.name;
     const Op *aT = ix.alloc_of(T), *aTp = ix.alloc_of(Tp);
@@ -78,8 +88,7 @@ bool spill_pair(const CopyElimIndex& ix, const Op& out, const Op& in) {
         for (const auto& x : ix.sites())
             if (!first && x.order > start && x.order < o && ix.accesses(*x.op, T))
                 first = x.op;
-        const bool refreshed = first && is_assign_copy(*first) && first->dst.whole() &&
-                               first->dst.name == T && first->src.name != T;
+        const bool refreshed = first && overwrites_whole(ix, *first, T);
         if (first && !refreshed)
             return false;
     }
