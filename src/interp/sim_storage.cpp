@@ -93,6 +93,10 @@ Buffer& Storage::buffer(const event::Op& alloc, const Scope* declared_in, const 
         if (!table_.lookup(c, d.var, v))
             fail_at(user.loc, what_op(user) + " uses " + decl.name + " over " + d.var +
                                   ", which it does not run over");
+        if (v < 0 || v >= d.extent)
+            fail_at(user.loc, what_op(user) + " uses " + decl.name + " at " + d.var + " = " +
+                                  std::to_string(v) + ", outside its extent " +
+                                  std::to_string(d.extent));
         point = point * d.extent + v;
     }
     int64_t stage = 0;

@@ -375,6 +375,9 @@ TEST(EventSim, UnresolvableProgramsAreDiagnostics) {
               "test.ev:5:1: error: reference %e1@-1: %e1 is not defined in the body of a for");
     EXPECT_EQ(error_of(head + "%e1 = copy Ar[0, 0] -> B @BLOCK\n"),
               "test.ev:5:1: error: %e1 copies Ar[0, 0] of shape [1, 4] to B of shape [4, 4]");
+    EXPECT_EQ(error_of(head + "alloc R : REGISTER f32[4, 4] over (t: THREAD 2)\n"
+                              "%e1 = copy A -> R @BLOCK\n"),
+              "test.ev:6:1: error: %e1 uses R over t, which it does not run over");
     EXPECT_EQ(error_of(head + "%e1 = copy Ar[4, 0] -> B @BLOCK\n"),
               "test.ev:5:1: error: %e1: Ar: piece index [4, 0] is outside the partition grid "
               "[4, 1]");
