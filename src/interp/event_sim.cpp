@@ -5,6 +5,8 @@
 #include "interp/sim_scheduler.h"
 #include "interp/sim_storage.h"
 
+#include <new>
+
 namespace kiln::interp {
 namespace {
 
@@ -80,6 +82,8 @@ Result<SimReport> EventSimulator::run(std::map<std::string, std::shared_ptr<Host
         return report;
     } catch (const DiagnosticError& e) {
         return e.diag;
+    } catch (const std::bad_alloc&) {
+        return Diagnostic{{}, p.name + ": the simulator ran out of memory"};
     }
 }
 

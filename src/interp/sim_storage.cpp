@@ -5,6 +5,10 @@
 namespace kiln::interp::sim {
 namespace {
 
+// Every element costs the simulator 24 bytes (value, writer, completion step).
+constexpr int64_t kMaxElements = int64_t(1) << 26;
+constexpr int64_t kMaxSharedBytes = int64_t(1) << 24;
+
 int64_t as_key(const void* p) {
     return static_cast<int64_t>(reinterpret_cast<intptr_t>(p));
 }
@@ -141,6 +145,9 @@ void Storage::place_in_arena(Buffer& b, const event::Op& alloc, const Scope* dec
     instance = instance * point_count(alloc.over) + point;
     const event::TensorDecl& decl = alloc.alloc;
     b.address = decl.offset + instance * decl.bytes() + stage * (decl.bytes() / decl.stages);
+    if (b.address + decl.bytes() > kMaxSharedBytes)
+        fail_at(alloc.loc, decl.name + " lies at byte " + std::to_string(b.address) +
+                               ", beyond any block's shared memory");
     auto& arena = arenas_[s];
     if (!arena)
         arena = std::make_unique<Arena>();
@@ -148,6 +155,10 @@ void Storage::place_in_arena(Buffer& b, const event::Op& alloc, const Scope* dec
 }
 
 std::unique_ptr<Buffer> Storage::make_buffer(const event::TensorDecl& decl, const event::Op& user) {
+    if (element_count(decl.shape) > kMaxElements)
+        fail_at(user.loc, decl.name + " has " + std::to_string(element_count(decl.shape)) +
+                              " elements; the simulator holds at most " +
+                              std::to_string(kMaxElements) + " per buffer");
     auto b = std::make_unique<Buffer>();
     b->decl = &decl;
     if (decl.param) {
