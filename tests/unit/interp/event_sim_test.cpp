@@ -1,6 +1,9 @@
-// The event-IR simulator (src/interp/event_sim.h): correct programs give the right result and no
-// race under hundreds of seeds; the same programs with one `after` edge deleted are caught (a
-// race, or a wrong result) for some seed; errors (deadlock, NONE tensors) are pinned.
+// The event-IR simulator (src/interp/event_sim.h): correct programs (a copy chain through the
+// memories, a broadcast join, a pipelined staged loop, a vectorized GEMM calling mma leaves,
+// reductions, aliased shared memory, a masked mirror) give the right result and no race under
+// hundreds of seeds; the same programs with one `after` edge (or a stage) deleted are caught —
+// a race, or a wrong result — for some seed, and the first one found is printed; sequential
+// mode and the diagnostics (deadlock, NONE tensors, unresolvable refs and views) are pinned.
 #include "interp/event_sim.h"
 #include "interp/random.h"
 #include "ir/event_parser.h"
