@@ -187,7 +187,8 @@ void Executor::claim_reduction(NodeId id, const Access& a, int64_t o) {
              table_.describe(e.writer) + " was still writing it");
     ++e.reducers;
     ++b.reducing;
-    e.writer = id;
+    if (e.done_at != kPending) // a plain writer in flight keeps the element until it completes
+        e.writer = id;
 }
 
 void Executor::reduce_into(NodeId id, const Access& a, const std::vector<double>& values,
