@@ -1,7 +1,7 @@
 #pragma once
-// The rewrite patterns of copy elimination (Cypress §4.2.3, after Sequoia). Each finds its first
-// match in textual order, rewrites it and returns true, or returns false when nothing matches;
-// copy_elim applies them to a fixed point in the order listed here. Every rewrite keeps the
+// The rewrite patterns of copy elimination (Cypress §4.2.3, after Sequoia). Each finds a match,
+// rewrites it and returns true, or returns false when nothing matches; copy_elim applies them to
+// a fixed point, in the order (and for the reasons) given there. Every rewrite keeps the
 // program's meaning under the event semantics of src/ir/event.h and keeps the event graph sound:
 // a removed operation becomes a join of its preconditions (event_rewrite.h) before anything is
 // forwarded, so no consumer ever ends up waiting on nothing.
@@ -13,13 +13,14 @@ namespace kiln::passes {
 
 // Spill patterns (spill_patterns.cpp): they can drop synchronization, so they run first.
 
-// `copy T -> V` then `copy V -> T'` in one block (V the same piece of the same partition, no
-// write of V's tensor or of T between, no conversion): T' becomes T, and the copy-in becomes a
-// point-wise join on the copy-out, dropping the broadcast the copy-in waited on.
-bool eliminate_spill(event::EventProgram& p);
 // In a `for`, `copy V -> T` at the start of every iteration and `copy T -> V` at its end, V
 // loop-invariant and untouched otherwise: both move out of the loop (with T's alloc).
 bool hoist_spill(event::EventProgram& p);
+// `copy T -> V` then `copy V -> T'` in one block (V the same piece of the same partition, no
+// write of V's tensor or access of T between, no conversion): T' becomes T, and the copy-in
+// becomes a point-wise join on the copy-out, dropping the broadcast the copy-in waited on. All
+// independent pairs of the outermost processor level with pairs go at once.
+bool eliminate_spill(event::EventProgram& p);
 
 // Copy patterns (copy_patterns.cpp): they preserve every dependence.
 
