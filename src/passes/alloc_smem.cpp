@@ -190,16 +190,29 @@ std::string lifetime(const SmemTensor& t) {
     return "%" + t.accesses.front()->result + "..%" + t.accesses.back()->result;
 }
 
+// The bytes a block may use: the pfor's smem_limit, unless the machine has less.
+struct Limit {
+    int64_t bytes;
+    std::string source;
+};
+
+Limit limit_of(const Op& pfor, const mapping::Machine& machine) {
+    int64_t asked = pfor.loop.controls.smem_limit;
+    if (asked > 0 && asked <= machine.smem_bytes)
+        return {asked, "smem_limit"};
+    return {machine.smem_bytes, "the machine's shared memory"};
+}
+
 Diagnostic overflow(const Op& pfor, const std::vector<SmemTensor>& ts, const Plan& best,
-                    int64_t limit) {
+                    const Limit& limit) {
     int64_t total = 0;
     for (const auto& t : ts)
         total += t.bytes;
-    std::string why = pfor.loop.controls.smem_limit ? "smem_limit" : "the machine's shared memory";
     std::string msg = "shared memory of pfor %" + pfor.result +
                       " does not fit: the smallest plan needs " + std::to_string(best.footprint) +
-                      " bytes, the limit is " + std::to_string(limit) + " bytes (" + why +
-                      "); SHARED tensors (" + std::to_string(total) + " bytes in all):";
+                      " bytes, the limit is " + std::to_string(limit.bytes) + " bytes (" +
+                      limit.source + "); SHARED tensors (" + std::to_string(total) +
+                      " bytes in all):";
     for (const auto& t : ts)
         msg += "\n  " + named(t.alloc->alloc) + ": " + std::to_string(t.bytes) + " bytes, " +
                stages(t.alloc->alloc.stages) + ", live " + lifetime(t);
@@ -260,10 +273,9 @@ Result<BlockPlan> plan_block(const Op& pfor, const TensorAccess& access, const H
     for (std::size_t i = 0; i < ts.size(); ++i)
         for (std::size_t j = i + 1; j < ts.size(); ++j)
             interference[i][j] = interference[j][i] = interfere(ts[i], ts[j], hb);
-    int64_t limit =
-        pfor.loop.controls.smem_limit ? pfor.loop.controls.smem_limit : ctx.machine.smem_bytes;
+    Limit limit = limit_of(pfor, ctx.machine);
     Plan best;
-    auto plan = plan_within(ts, interference, limit, best);
+    auto plan = plan_within(ts, interference, limit.bytes, best);
     if (!plan)
         return overflow(pfor, ts, best, limit);
     BlockPlan out;
