@@ -74,6 +74,10 @@ public:
                                          bool* in_yield = nullptr) const;
     // `site_op` sits inside `block` (directly or in a nested loop body).
     bool inside(const event::Op& site_op, const event::Block& block) const;
+    // `s` sits in the body of the loop at `loop` (directly or nested).
+    static bool within(const OpSite& s, const OpSite& loop) {
+        return s.order > loop.order && s.order <= loop.end;
+    }
 
 private:
     void index_block(event::Block& b, std::vector<event::Op*>& loops);

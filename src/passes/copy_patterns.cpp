@@ -17,10 +17,6 @@ using event::View;
 
 namespace {
 
-bool within(const OpSite& s, const OpSite& loop) {
-    return s.order > loop.order && s.order <= loop.end;
-}
-
 // The copy moves data between `x` (whole) and `v`, in either direction.
 bool copies_between(const CopyElimIndex& ix, const Op& op, const std::string& x, const View& v) {
     if (op.kind != OpKind::Copy)
@@ -77,9 +73,9 @@ bool foldable(const CopyElimIndex& ix, const Op& x, const View& v) {
         // would reach X's accesses of the next.
         for (const Op* loop : ix.site(*o).loops) {
             const OpSite& l = ix.site(*loop);
-            if (loop->kind == OpKind::For && !within(ix.site(x), l) &&
+            if (loop->kind == OpKind::For && !CopyElimIndex::within(ix.site(x), l) &&
                 std::any_of(accessors.begin(), accessors.end(),
-                            [&](const Op* a) { return within(ix.site(*a), l); }))
+                            [&](const Op* a) { return CopyElimIndex::within(ix.site(*a), l); }))
                 return false;
         }
         const bool before = std::all_of(accessors.begin(), accessors.end(),

@@ -33,10 +33,6 @@ bool any_site(const CopyElimIndex& ix, int from, int to,
     return false;
 }
 
-bool within(const OpSite& s, const OpSite& loop) {
-    return s.order > loop.order && s.order <= loop.end;
-}
-
 // The reference waits only on copy-outs of spill pairs (directly or through joins): the broadcast
 // a copy-in needed to see every piece of V written. Each of those pairs is itself eliminable, and
 // its own copy-in keeps a point-wise wait on its copy-out, so nothing that needs the data of one
@@ -200,7 +196,7 @@ bool hoistable(const CopyElimIndex& ix, Hoist& h) {
     const std::string T = in.dst.name, V = ix.root_of(in.src);
     const Op *aT = ix.alloc_of(T), *aV = ix.alloc_of(V);
     if (!aT || !aV || aT->alloc.param || aT->alloc.stages != 1 ||
-        ix.site(*aT).block != &loop.loop.body || within(ix.site(*aV), L) ||
+        ix.site(*aT).block != &loop.loop.body || CopyElimIndex::within(ix.site(*aV), L) ||
         !same_dims(in.over, out.over))
         return false;
     auto names = ix.names_in(in.src);
@@ -208,7 +204,7 @@ bool hoistable(const CopyElimIndex& ix, Hoist& h) {
         return false;
     for (const auto* part : ix.chain_of(in.src)) {
         const Op* decl = ix.part_of(part->name);
-        if (within(ix.site(*decl), L)) {
+        if (CopyElimIndex::within(ix.site(*decl), L)) {
             if (ix.site(*decl).block != &loop.loop.body)
                 return false;
             h.parts.push_back(decl);
@@ -216,12 +212,12 @@ bool hoistable(const CopyElimIndex& ix, Hoist& h) {
     }
     for (const auto& r : in.after) {
         const Op* d = ix.definition(r.id);
-        if (!d || r.distance != 0 || within(ix.site(*d), L))
+        if (!d || r.distance != 0 || CopyElimIndex::within(ix.site(*d), L))
             return false;
     }
     const int i = ix.site(in).order, o = ix.site(out).order;
     for (const auto& s : ix.sites()) {
-        if (!within(s, L) || s.op == &in || s.op == &out)
+        if (!CopyElimIndex::within(s, L) || s.op == &in || s.op == &out)
             continue;
         if (ix.accesses(*s.op, V) || (ix.accesses(*s.op, T) && (s.order < i || s.order > o)))
             return false;
@@ -277,7 +273,7 @@ void apply_hoist(event::EventProgram& p, const CopyElimIndex& ix, Hoist& h) {
     });
     std::vector<EventRef> outer;
     for (const auto& r : out.after)
-        if (const Op* d = ix.definition(r.id); d && !within(ix.site(*d), L))
+        if (const Op* d = ix.definition(r.id); d && !CopyElimIndex::within(ix.site(*d), L))
             outer.push_back(r);
     out.after = {ref_to(loop, out.over)};
     out.after.insert(out.after.end(), outer.begin(), outer.end());
