@@ -200,6 +200,13 @@ private:
         return it->second;
     }
 
+    const ir::ExprPtr& scalar_in(const Scope& s, const std::string& name, const Loc& loc) {
+        auto it = s.scalars.find(name);
+        if (it == s.scalars.end())
+            fail_at(loc, "scalar '" + name + "' has no value at this point");
+        return it->second;
+    }
+
     View caller_view(const ArgSource& src, const Scope& s, const Loc& loc) {
         if (src.whole())
             return View{tensor_in(s, src.tensor, loc), {}};
@@ -476,9 +483,9 @@ private:
         op.loc = c.site->loc;
         op.note = c.instance;
         std::vector<std::pair<std::string, bool>> touched; // event tensor, written
-        for (const auto& p : out_leaf(op.callee).params) {
+        for (const auto& p : leaves_.find(op.callee)->params) {
             if (!p.is_tensor) {
-                op.scalars.push_back(callee.scalars.at(p.name));
+                op.scalars.push_back(scalar_in(callee, p.name, op.loc));
                 continue;
             }
             const std::string& t = tensor_in(callee, p.name, op.loc);
@@ -496,8 +503,6 @@ private:
                 tracker_.read(t, e);
         }
     }
-
-    const event::LeafDef& out_leaf(const std::string& name) { return *leaves_.find(name); }
 
     const TaskTree& tree_;
     const ir::Program& program_;
