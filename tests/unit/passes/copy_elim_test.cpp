@@ -10,6 +10,7 @@
 #include "passes/vectorize.h"
 #include "test_util.h"
 
+#include <algorithm>
 #include <cstdlib>
 #include <filesystem>
 #include <iostream>
@@ -113,6 +114,13 @@ TEST(CopyElim, GemmKeepsOnlyTheEssentialCopies) {
     EXPECT_EQ(calls[0]->args[0].name, acc);
     EXPECT_EQ(calls[1]->callee, "gemm_leaf");
     EXPECT_EQ(calls[1]->args[0].name, acc);
+    // Each lane's first accumulation waits on its own clear only: the broadcasts of the
+    // copy-out/copy-in chains between them are gone.
+    auto waits_on_clear = std::find_if(calls[1]->after.begin(), calls[1]->after.end(),
+                                       [&](const auto& r) { return r.id == calls[0]->result; });
+    ASSERT_NE(waits_on_clear, calls[1]->after.end()) << text;
+    for (const auto& index : waits_on_clear->index)
+        EXPECT_TRUE(index != nullptr) << text;
     EXPECT_FALSE(calls[1]->args[1].whole()); // A through the lanes' partition
     EXPECT_FALSE(calls[1]->args[2].whole());
     EXPECT_EQ(calls[2]->callee, "store_leaf");
