@@ -141,7 +141,7 @@ Result<event::EventProgram> pipeline_loops(event::EventProgram program, const Pa
             c.pipeline <= 1)
             return;
         event::walk(pfor.loop.body, [&](const Op& op) {
-            if (op.kind == OpKind::For && contains_dma_copy(op))
+            if (op.kind == OpKind::For && !op.loop.vars.empty() && contains_dma_copy(op))
                 plans.push_back(plan_loop(op, c.pipeline, access, hb));
         });
     });
