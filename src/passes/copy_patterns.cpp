@@ -66,6 +66,15 @@ bool foldable(const CopyElimIndex& ix, const Op& x, const View& v) {
     // A padded piece reads back zeros outside V: only a tensor written then read would notice.
     if (accessors.empty() || (written && read && !ix.exact_pieces(v)))
         return false;
+    // Written instances of X (one per processor) must land in different, disjoint pieces of V.
+    const auto names = ix.names_in(v);
+    const auto chain = ix.chain_of(v);
+    if (written && (std::any_of(x.over.begin(), x.over.end(),
+                                [&](const event::ProcDim& d) { return !names.count(d.var); }) ||
+                    std::any_of(chain.begin(), chain.end(), [](const event::Partition* q) {
+                        return !ir::partition_disjoint(q->spec);
+                    })))
+        return false;
     for (const Op* o : others) {
         if (!written && !ix.writes(*o).count(R))
             continue;
