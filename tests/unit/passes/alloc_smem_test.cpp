@@ -12,7 +12,7 @@ namespace kiln::passes::testing {
 namespace {
 
 TEST(AllocSmem, Golden) {
-    run_golden_folder("alloc-smem", alloc_smem, 8);
+    run_golden_folder("alloc-smem", alloc_smem, 9);
 }
 
 // The GEMM block after copy elimination: tile 128x256x64 of bf16, A and B staged through shared

@@ -5,7 +5,9 @@
 namespace kiln::passes::testing {
 namespace {
 
-TEST(PipelineLoops, Golden) { run_golden_folder("pipeline-loops", pipeline_loops, 4); }
+TEST(PipelineLoops, Golden) {
+    run_golden_folder("pipeline-loops", pipeline_loops, 4);
+}
 
 } // namespace
 } // namespace kiln::passes::testing

@@ -6,7 +6,9 @@
 namespace kiln::passes::testing {
 namespace {
 
-TEST(WarpSpecialize, Golden) { run_golden_folder("warp-specialize", warp_specialize, 5); }
+TEST(WarpSpecialize, Golden) {
+    run_golden_folder("warp-specialize", warp_specialize, 6);
+}
 
 } // namespace
 } // namespace kiln::passes::testing
