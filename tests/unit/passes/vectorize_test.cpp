@@ -1,8 +1,7 @@
 // vectorize (src/passes/vectorize.h): golden cases under tests/golden/vectorize/ (event IR text
 // whose `# CHECK:` lines must match the printed result in order) and every example lowered by
 // depend then vectorize: verified, and no implicit pfor left.
-#include "check_lines.h"
-#include "ir/event_parser.h"
+#include "event_golden.h"
 #include "ir/event_printer.h"
 #include "ir/event_verify.h"
 #include "passes/depend.h"
@@ -25,25 +24,9 @@ Result<event::EventProgram> lower(const ir::Program& p) {
 }
 
 // Each case under tests/golden/vectorize/ is event IR text; the result must verify and match
-// its CHECK lines in order.
+// its CHECK lines in order (event_golden.h).
 TEST(Vectorize, GoldenCases) {
-    int count = 0;
-    for (const auto& f :
-         std::filesystem::directory_iterator(source_path("tests/golden/vectorize"))) {
-        if (f.path().extension() != ".ev")
-            continue;
-        ++count;
-        std::string text = read_text(f.path());
-        auto in = event::parse_event_program(text, f.path().filename());
-        ASSERT_TRUE(in.ok()) << in.error_text();
-        auto out = vectorize(std::move(*in), PassContext{});
-        ASSERT_TRUE(out.ok()) << f.path() << ": " << out.error_text();
-        EXPECT_EQ(format_diagnostics(event::verify_event_program(*out)), "") << f.path();
-        std::string printed = event::print_event_program(*out);
-        EXPECT_FALSE(kiln::testing::check_patterns(text).empty()) << f.path();
-        EXPECT_EQ(kiln::testing::check_lines(text, printed), "") << f.path() << "\n" << printed;
-    }
-    EXPECT_GE(count, 3);
+    run_golden_folder("vectorize", vectorize, 3);
 }
 
 bool implicit_pfor_left(const event::EventProgram& p) {
