@@ -137,11 +137,10 @@ INSTANTIATE_TEST_SUITE_P(
     case_name);
 
 // Reduce arguments (gemm_rowsum, reduce_arg): the parallel iterations' `copy add`s into the same
-// piece (red.global.add on the GPU) commute, but the simulator treats each as a
-// read-modify-write that races with the others. Enable once the simulator treats concurrent
-// reduction copies (add / max) as atomic.
+// piece commute (red.global.add on the GPU); the simulator applies them atomically, so these
+// must match exactly too.
 class LoweredReduce : public Lowered {};
-TEST_P(LoweredReduce, DISABLED_DependMatchesTheInterpreter) {
+TEST_P(LoweredReduce, DependMatchesTheInterpreter) {
     check(false);
 }
 INSTANTIATE_TEST_SUITE_P(Examples, LoweredReduce,
