@@ -1,0 +1,27 @@
+#pragma once
+// The CUDA code generator (Cypress §4.2.6): CUDA C++ for Hopper (sm_90a) from the fully lowered,
+// warp-specialized, pipelined event IR that `kiln compile` prints. One `__global__` kernel named
+// after the program — a DMA warpgroup streaming TMA tiles into an mbarrier-guarded ring of
+// shared-memory stages and compute warpgroups issuing wgmma — plus an `extern "C"` launcher that
+// builds the TMA tensor maps and launches it. docs/codegen.md lists what lowers to what.
+//
+// Requires: the output of passes::compile. Guarantees: readable CUDA that calls only the
+// device/kiln/ wrappers, with comments naming the IR ops it came from; or Diagnostics naming
+// the op the generator cannot lower and why (never code that silently ignores an op).
+#include "ir/diagnostic.h"
+#include "ir/event.h"
+
+#include <string>
+#include <vector>
+
+namespace kiln::codegen {
+
+struct EmitOptions {
+    // Order of the launcher's size arguments (the program's `sizes` declaration order); empty:
+    // the event program's sizes in name order.
+    std::vector<std::string> size_order;
+};
+
+Result<std::string> emit_cuda(const event::EventProgram& program, const EmitOptions& options);
+
+} // namespace kiln::codegen

@@ -1,0 +1,194 @@
+#include "codegen/kernel_plan.h"
+
+namespace kiln::codegen {
+
+std::string op_name(const event::Op& op) {
+    std::string name(event::spelling(op.kind));
+    if (op.kind == event::OpKind::Alloc)
+        name += " " + op.alloc.name;
+    else if (op.kind == event::OpKind::Part)
+        name += " " + op.part.name;
+    else
+        name += " %" + op.result;
+    return op.note.empty() ? name : name + " (" + op.note + ")";
+}
+
+void unsupported(const event::Op& op, const std::string& why) {
+    throw DiagnosticError(Diagnostic{op.loc, "codegen: cannot lower " + op_name(op) + ": " + why});
+}
+
+namespace {
+
+// Names the generated kernel declares itself; an IR variable with one of them would be shadowed.
+bool reserved(const std::string& var) {
+    static const char* names[] = {"tile",  "st",  "held", "smem", "smem_raw", "full",
+                                  "empty", "p",   "ks",   "e",    "h",        "n8",
+                                  "row",   "col", "row0", "col0", "out",      "v0",
+                                  "v1",    "da0", "db0",  "da1",  "db1",      "wg_thread"};
+    for (const char* n : names)
+        if (var == n)
+            return true;
+    return false;
+}
+
+void check_vars(const event::Op& op, const std::vector<std::string>& vars) {
+    for (const auto& v : vars)
+        if (reserved(v))
+            unsupported(op, "variable '" + v + "' collides with a name of the generated kernel");
+}
+
+bool is_thread_grid(const std::vector<event::ProcDim>& over) {
+    return over.size() == 3 && over[0].level == ir::Level::Warpgroup &&
+           over[1].level == ir::Level::Warp && over[1].extent == 4 &&
+           over[2].level == ir::Level::Thread && over[2].extent == 32;
+}
+
+class Planner {
+public:
+    explicit Planner(const event::EventProgram& p) { plan_.name = p.name; }
+
+    KernelPlan run(const event::EventProgram& p) {
+        for (const auto& op : p.body.ops)
+            top_level(op);
+        if (!plan_.grid)
+            throw DiagnosticError(
+                Diagnostic{{}, "codegen: program '" + p.name + "' has no BLOCK pfor (no kernel)"});
+        return std::move(plan_);
+    }
+
+private:
+    void top_level(const event::Op& op) {
+        switch (op.kind) {
+        case event::OpKind::Alloc:
+            if (!op.alloc.param || op.alloc.memory != ir::Memory::Global)
+                unsupported(op, "a top-level tensor that is not a GLOBAL entry parameter");
+            plan_.scope.add(op);
+            plan_.params.push_back(&plan_.scope.tensors.at(op.alloc.name));
+            return;
+        case event::OpKind::Part:
+            plan_.scope.add(op);
+            return;
+        case event::OpKind::PFor:
+            return grid(op);
+        default:
+            unsupported(op, "only entry tensors, partitions and one BLOCK pfor at top level");
+        }
+    }
+
+    void grid(const event::Op& op) {
+        const auto& c = op.loop.controls;
+        if (plan_.grid)
+            unsupported(op, "a second BLOCK pfor (one kernel per program)");
+        if (op.loop.level != ir::Level::Block)
+            unsupported(op, "a top-level pfor must be at BLOCK level");
+        if (!c.warpspecialize || c.dma_registers == 0 || c.compute_registers == 0)
+            unsupported(op, "the generator emits warp-specialized kernels only (map the block "
+                            "instance with `warpspecialize`)");
+        plan_.grid = &op;
+        check_vars(op, op.loop.vars);
+        for (const auto& inner : op.loop.body.ops)
+            block_body(inner);
+        if (!plan_.loop)
+            unsupported(op, "no pipelined loop in the block body");
+    }
+
+    void compute_call(const event::Op& op) {
+        if (op.role != event::Role::Compute || !is_thread_grid(op.over))
+            unsupported(op, "compute calls must run @THREAD over (WARPGROUP G, WARP 4, THREAD 32)");
+        check_vars(op, {op.over[0].var, op.over[1].var, op.over[2].var});
+        if (plan_.compute_dims.empty()) {
+            plan_.compute_dims = op.over;
+            plan_.compute_warpgroups = op.over[0].extent;
+        } else if (op.over[0].extent != plan_.compute_warpgroups ||
+                   op.over[0].var != plan_.compute_dims[0].var ||
+                   op.over[1].var != plan_.compute_dims[1].var ||
+                   op.over[2].var != plan_.compute_dims[2].var) {
+            unsupported(op, "compute calls disagree on their processor dimensions");
+        }
+    }
+
+    void block_body(const event::Op& op) {
+        switch (op.kind) {
+        case event::OpKind::Alloc:
+            if (op.alloc.memory != ir::Memory::Register || !is_thread_grid(op.over))
+                unsupported(op, "block-level tensors must be per-thread REGISTER fragments "
+                                "(SHARED ones belong to the pipelined loop)");
+            plan_.scope.add(op);
+            plan_.registers.push_back(&plan_.scope.tensors.at(op.alloc.name));
+            return;
+        case event::OpKind::Part:
+            plan_.scope.add(op);
+            return;
+        case event::OpKind::Call:
+            compute_call(op);
+            (plan_.loop ? plan_.after_loop : plan_.before_loop).push_back(&op);
+            return;
+        case event::OpKind::For:
+            return pipelined_loop(op);
+        default:
+            unsupported(op, "only register tensors, partitions, compute calls and one "
+                            "pipelined for inside the block");
+        }
+    }
+
+    void pipelined_loop(const event::Op& op) {
+        if (plan_.loop)
+            unsupported(op, "a second loop in the block (one pipelined loop per kernel)");
+        if (op.loop.vars.size() != 1 || op.loop.controls.pipeline < 1)
+            unsupported(op, "the block's loop must be a pipelined single-variable for");
+        plan_.loop = &op;
+        check_vars(op, op.loop.vars);
+        plan_.stages = op.loop.controls.pipeline;
+        for (const auto& inner : op.loop.body.ops)
+            loop_body(inner);
+        if (plan_.dma_copies.empty() || plan_.loop_calls.empty())
+            unsupported(op, "the pipelined loop needs DMA copies and compute calls");
+    }
+
+    void loop_body(const event::Op& op) {
+        switch (op.kind) {
+        case event::OpKind::Alloc:
+            return staged_buffer(op);
+        case event::OpKind::Part:
+            plan_.scope.add(op);
+            return;
+        case event::OpKind::Copy:
+            if (op.role != event::Role::Dma || op.mode != event::CopyMode::Assign)
+                unsupported(op, "copies in the pipelined loop must be plain DMA copies");
+            plan_.dma_copies.push_back(&op);
+            return;
+        case event::OpKind::Call:
+            compute_call(op);
+            plan_.loop_calls.push_back(&op);
+            return;
+        default:
+            unsupported(op, "only staged buffers, partitions, DMA copies and compute calls "
+                            "inside the pipelined loop");
+        }
+    }
+
+    void staged_buffer(const event::Op& op) {
+        const auto& a = op.alloc;
+        if (a.memory != ir::Memory::Shared || a.offset < 0)
+            unsupported(op, "loop tensors must be allocated SHARED buffers (run alloc-smem)");
+        if (a.stages != plan_.stages || a.stage_var != plan_.loop_var())
+            unsupported(op, "a shared buffer not staged by the loop's pipeline depth");
+        plan_.scope.add(op);
+        plan_.staged.push_back(&plan_.scope.tensors.at(a.name));
+        plan_.smem_bytes = std::max(plan_.smem_bytes, a.offset + a.bytes());
+    }
+
+    KernelPlan plan_;
+};
+
+} // namespace
+
+Result<KernelPlan> plan_kernel(const event::EventProgram& program) {
+    try {
+        return Planner(program).run(program);
+    } catch (const DiagnosticError& e) {
+        return e.diag;
+    }
+}
+
+} // namespace kiln::codegen

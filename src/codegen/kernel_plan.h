@@ -1,0 +1,48 @@
+#pragma once
+// What the lowered event IR implies for one CUDA kernel: the grid (the BLOCK pfor), the roles
+// and their warpgroups, the register tensors of the compute role, the staged shared-memory
+// buffers (offsets from alloc-smem) and the pipelined loop with its DMA copies and compute calls.
+//
+// Requires: the output of the whole pass pipeline (docs/compiler.md) for a warp-specialized
+// program: entry parameters, blocks partitions, one BLOCK pfor with register budgets, and in its
+// body compute calls over (WARPGROUP G, WARP 4, THREAD 32) around one pipelined `for` whose DMA
+// copies fill staged SHARED buffers. Guarantees: a plan whose pointers point into `program`, or
+// one Diagnostic naming the first op the code generator cannot lower and why.
+#include "codegen/piece.h"
+#include "ir/diagnostic.h"
+#include "ir/event.h"
+
+#include <string>
+#include <vector>
+
+namespace kiln::codegen {
+
+struct KernelPlan {
+    std::string name;
+    std::vector<const event::TensorDecl*> params; // entry parameters, in declaration order
+    const event::Op* grid = nullptr;              // the BLOCK pfor
+    std::vector<event::ProcDim> compute_dims;     // (g: WARPGROUP G, w: WARP 4, t: THREAD 32)
+    int64_t compute_warpgroups = 0;
+    const event::Op* loop = nullptr; // the pipelined for
+    int64_t stages = 1;
+    std::vector<const event::Op*> before_loop; // compute calls, textual (a valid SSA) order
+    std::vector<const event::Op*> after_loop;
+    std::vector<const event::Op*> dma_copies; // in the loop
+    std::vector<const event::Op*> loop_calls; // compute calls in the loop
+    std::vector<const event::TensorDecl*> registers;
+    std::vector<const event::TensorDecl*> staged;
+    int64_t smem_bytes = 0; // end of the last staged buffer (all stages)
+    Scope scope;
+
+    const std::string& loop_var() const { return loop->loop.vars[0]; }
+    int64_t threads() const { return 128 * (1 + compute_warpgroups); }
+};
+
+Result<KernelPlan> plan_kernel(const event::EventProgram& program);
+
+// The Diagnostic every lowering step raises for an op shape it does not support.
+[[noreturn]] void unsupported(const event::Op& op, const std::string& why);
+// How messages name an op: "call %e27 (gemm_thread)".
+std::string op_name(const event::Op& op);
+
+} // namespace kiln::codegen

@@ -1,0 +1,300 @@
+#include "codegen/leaf_lowering.h"
+
+#include "codegen/tma_lowering.h"
+#include "ir/event_printer.h"
+
+#include <map>
+#include <sstream>
+
+namespace kiln::codegen {
+namespace {
+
+const event::LeafDef& leaf_of(const event::EventProgram& program, const event::Op& call) {
+    const event::LeafDef* leaf = program.find_leaf(call.callee);
+    if (!leaf)
+        unsupported(call, "leaf '" + call.callee + "' is not defined");
+    return *leaf;
+}
+
+// The call's view for each tensor parameter of its leaf.
+std::map<std::string, event::View> bind_tensors(const event::LeafDef& leaf, const event::Op& call) {
+    std::map<std::string, event::View> out;
+    size_t a = 0;
+    for (const auto& p : leaf.params) {
+        if (!p.is_tensor)
+            continue;
+        if (a >= call.args.size())
+            unsupported(call, "fewer tensor arguments than leaf '" + leaf.name + "' takes");
+        out[p.name] = call.args[a++];
+    }
+    return out;
+}
+
+const event::View& operand_view(const event::Op& call, const std::map<std::string, event::View>& b,
+                                const ir::LeafOp& stmt, size_t i) {
+    if (i >= stmt.operands.size() || !stmt.operands[i].is_tensor())
+        unsupported(call, "operand " + std::to_string(i) + " of '" + stmt.op + "' is not a tensor");
+    const auto& ref = stmt.operands[i].tensor();
+    auto it = b.find(ref.name);
+    if (!ref.indices.empty() || it == b.end())
+        unsupported(call, "operand '" + ref.name + "' of '" + stmt.op +
+                              "' is not a whole tensor parameter of the leaf");
+    return it->second;
+}
+
+const event::TensorDecl& register_tensor(const KernelPlan& plan, const event::Op& call,
+                                         const event::View& v) {
+    auto it = plan.scope.tensors.find(v.name);
+    if (!v.whole() || it == plan.scope.tensors.end() || it->second.memory != ir::Memory::Register ||
+        it->second.dtype != ir::DType::F32)
+        unsupported(call,
+                    "'" + event::print_view(v) + "' is not a per-thread f32 register fragment");
+    return it->second;
+}
+
+int64_t elements(const ir::Shape& s) {
+    int64_t n = 1;
+    for (auto e : s)
+        n *= e;
+    return n;
+}
+
+// A wgmma operand: the warpgroup piece of a staged buffer behind a fragment view.
+Piece smem_operand(const KernelPlan& plan, const event::Op& call, const event::View& v,
+                   ir::MmaRole role) {
+    const auto& dims = plan.compute_dims;
+    auto frag = peel_fragment(plan.scope, v, dims[1].var, dims[2].var);
+    if (!frag)
+        unsupported(call, frag.errors()[0].message);
+    if (frag->role != role)
+        unsupported(call, "'" + event::print_view(v) + "' has mma role " +
+                              std::string(ir::spelling(frag->role)) + ", expected " +
+                              std::string(ir::spelling(role)));
+    auto piece = resolve_piece(plan.scope, frag->warpgroup_view);
+    if (!piece)
+        unsupported(call, piece.errors()[0].message);
+    const auto& t = *piece->tensor;
+    if (t.memory != ir::Memory::Shared || !t.layout || *t.layout != mapping::Layout::Swizzle128 ||
+        ir::dtype_bytes(t.dtype) != 2 || t.shape.size() != 2)
+        unsupported(call, "wgmma operand " + t.name +
+                              " must be a 2-D 16-bit SHARED buffer with layout swizzle128");
+    return *piece;
+}
+
+std::string wgmma_dtype(const event::Op& call, ir::DType t) {
+    if (t == ir::DType::BF16)
+        return "kiln::dev::wgmma::DType::BF16";
+    if (t == ir::DType::F16)
+        return "kiln::dev::wgmma::DType::F16";
+    unsupported(call, "wgmma operands must be bf16 or f16");
+}
+
+void emit_mma(CodeWriter& w, const KernelPlan& plan, const event::Op& call,
+              const std::map<std::string, event::View>& b, const ir::LeafOp& stmt, int n,
+              const std::string& stage) {
+    const auto& acc = register_tensor(plan, call, operand_view(call, b, stmt, 0));
+    Piece a = smem_operand(plan, call, operand_view(call, b, stmt, 1), ir::MmaRole::Lhs);
+    Piece bb = smem_operand(plan, call, operand_view(call, b, stmt, 2), ir::MmaRole::Rhs);
+    const auto& at = *a.tensor;
+    const auto& bt = *bb.tensor;
+    // A is K-major (one 128-byte swizzle row per row: 64 k), B MN-major (panels of 64 columns).
+    if (a.extent[0] != 64 || at.shape[1] != kPanelElems || a.extent[1] != at.shape[1] ||
+        a.origin[1] != "0")
+        unsupported(call, "the lhs operand must be 64 full rows of a buffer 64 elements wide");
+    if (bb.origin[0] != "0" || bb.origin[1] != "0" || bb.extent != bt.shape)
+        unsupported(call, "the rhs operand must be a whole staged buffer");
+    const int64_t k = a.extent[1], nn = bt.shape[1];
+    if (bt.shape[0] != k || nn % kPanelElems != 0 || nn > 256 || at.dtype != bt.dtype)
+        unsupported(call, "operand shapes " + ir::shape_string(a.extent) + " x " +
+                              ir::shape_string(bt.shape) + " are not one wgmma m64nNk16 chain");
+    if (elements(acc.shape) * 2 != nn)
+        unsupported(call, "accumulator " + acc.name + " holds " +
+                              std::to_string(elements(acc.shape)) + " values per thread, wgmma N=" +
+                              std::to_string(nn) + " needs " + std::to_string(nn / 2));
+    const std::string sw = "kiln::dev::swizzle::Mode::B128";
+    const std::string da = "da" + std::to_string(n), db = "db" + std::to_string(n);
+    w.line("// mma(" + acc.name + ", " + at.name + ", " + bt.name + "): " + std::to_string(k / 16) +
+           " x wgmma m64n" + std::to_string(nn) + "k16, " + at.name + " K-major, " + bt.name +
+           " MN-major");
+    w.line("const uint64_t " + da + " = kiln::dev::wgmma::make_desc<" + sw + ">(" +
+           stage_pointer(at, stage) + " + (" + a.origin[0] + ") * " +
+           std::to_string(kPanelRowBytes) + ", 16, 1024);");
+    w.line("const uint64_t " + db + " = kiln::dev::wgmma::make_desc<" + sw + ">(" +
+           stage_pointer(bt, stage) + ", " + std::to_string(bt.shape[0] * kPanelRowBytes) +
+           ", 1024);");
+    w.line("#pragma unroll");
+    w.open("for (int ks = 0; ks < " + std::to_string(k / 16) + "; ++ks)");
+    w.line("kiln::dev::wgmma::mma<" + std::to_string(nn) + ", " + wgmma_dtype(call, at.dtype) +
+           ", 0, 1>(" + acc.name + ", kiln::dev::wgmma::advance(" + da +
+           ", ks * 32), kiln::dev::wgmma::advance(" + db + ", ks * " +
+           std::to_string(16 * kPanelRowBytes) + "), 1);");
+    w.close();
+}
+
+std::string float_literal(const event::Op& call, const ir::Operand& o) {
+    if (o.is_tensor())
+        unsupported(call, "fill value must be a scalar literal");
+    const auto& e = o.scalar();
+    double v = 0;
+    if (e->kind == ir::ExprKind::Float)
+        v = e->float_value;
+    else if (e->kind == ir::ExprKind::Int)
+        v = static_cast<double>(e->int_value);
+    else
+        unsupported(call, "fill value '" + ir::to_string(e) + "' is not a literal");
+    std::ostringstream s;
+    s.precision(9);
+    s << v;
+    std::string text = s.str();
+    if (text.find_first_of(".en") == std::string::npos)
+        text += ".0";
+    return text + "f";
+}
+
+void emit_fill(CodeWriter& w, const KernelPlan& plan, const event::Op& call,
+               const std::map<std::string, event::View>& b, const ir::LeafOp& stmt) {
+    const auto& r = register_tensor(plan, call, operand_view(call, b, stmt, 0));
+    if (stmt.operands.size() != 2)
+        unsupported(call, "fill takes a tensor and a value");
+    w.line("#pragma unroll");
+    w.line("for (int e = 0; e < " + std::to_string(elements(r.shape)) + "; ++e) " + r.name +
+           "[e] = " + float_literal(call, stmt.operands[1]) + ";");
+}
+
+std::string store_value(const event::Op& call, ir::DType t, const std::string& v) {
+    switch (t) {
+    case ir::DType::F32:
+        return v;
+    case ir::DType::BF16:
+        return "__float2bfloat16_rn(" + v + ")";
+    case ir::DType::F16:
+        return "__float2half_rn(" + v + ")";
+    default:
+        unsupported(call, "stores to " + std::string(ir::spelling(t)) + " are not generated");
+    }
+}
+
+std::string pair_store(ir::DType t, const std::string& p, const std::string& v0,
+                       const std::string& v1) {
+    if (t == ir::DType::BF16)
+        return "*reinterpret_cast<__nv_bfloat162*>(" + p + ") = __floats2bfloat162_rn(" + v0 +
+               ", " + v1 + ");";
+    if (t == ir::DType::F16)
+        return "*reinterpret_cast<__half2*>(" + p + ") = __floats2half2_rn(" + v0 + ", " + v1 +
+               ");";
+    return "*reinterpret_cast<float2*>(" + p + ") = make_float2(" + v0 + ", " + v1 + ");";
+}
+
+// copy(D, S): S the accumulator fragment in registers, D the same fragment of a global piece.
+void emit_store(CodeWriter& w, const KernelPlan& plan, const event::Op& call,
+                const std::map<std::string, event::View>& b, const ir::LeafOp& stmt) {
+    const event::View& dv = operand_view(call, b, stmt, 0);
+    const auto& src = register_tensor(plan, call, operand_view(call, b, stmt, 1));
+    const auto& dims = plan.compute_dims;
+    auto frag = peel_fragment(plan.scope, dv, dims[1].var, dims[2].var);
+    if (!frag || frag->role != ir::MmaRole::Acc)
+        unsupported(call,
+                    "the destination " + event::print_view(dv) + " is not an accumulator fragment");
+    auto piece = resolve_piece(plan.scope, frag->warpgroup_view);
+    if (!piece)
+        unsupported(call, piece.errors()[0].message);
+    const auto& g = *piece->tensor;
+    const int rank = static_cast<int>(g.shape.size());
+    if (g.memory != ir::Memory::Global || rank < 2 ||
+        piece->dims != std::vector<int>{rank - 2, rank - 1} || piece->extent[rank - 2] != 64 ||
+        piece->extent[rank - 1] != 2 * elements(src.shape))
+        unsupported(call, "the destination must be a 64 x N accumulator tile of a GLOBAL tensor "
+                          "matching " +
+                              src.name);
+    const int64_t rows = g.shape[rank - 2], cols = g.shape[rank - 1];
+    const int64_t n = piece->extent[rank - 1];
+    std::string base = g.name;
+    int64_t stride = rows * cols;
+    for (int d = rank - 3; d >= 0; --d) {
+        base += " + static_cast<size_t>(" + piece->origin[d] + ") * " + std::to_string(stride);
+        stride *= g.shape[d];
+    }
+    w.line("// copy(" + g.name + ", " + src.name + "): accumulator coordinates of wgmma, " +
+           "predicated on " + g.name + "'s " + std::to_string(rows) + " x " + std::to_string(cols) +
+           " bounds");
+    w.line("const int row0 = " + piece->origin[rank - 2] +
+           " + kiln::dev::wgmma::accumulator_row(wg_thread, 0);");
+    w.line("const int col0 = " + piece->origin[rank - 1] +
+           " + kiln::dev::wgmma::accumulator_col(wg_thread, 0);");
+    w.line("#pragma unroll");
+    w.open("for (int h = 0; h < 2; ++h)");
+    w.line("const int row = row0 + 8 * h;");
+    w.line("if (row >= " + std::to_string(rows) + ") continue;");
+    w.line("auto* out = " + base + " + static_cast<size_t>(row) * " + std::to_string(cols) + ";");
+    w.line("#pragma unroll");
+    w.open("for (int n8 = 0; n8 < " + std::to_string(n / 8) + "; ++n8)");
+    w.line("const int col = col0 + 8 * n8;");
+    w.line("const float v0 = " + src.name + "[4 * n8 + 2 * h], v1 = " + src.name +
+           "[4 * n8 + 2 * h + 1];");
+    // Pairs are 4/8-byte aligned only when rows have an even number of elements.
+    if (cols % 2 == 0) {
+        w.line("if (col + 1 < " + std::to_string(cols) + ") " +
+               pair_store(g.dtype, "out + col", "v0", "v1"));
+        w.line("else if (col < " + std::to_string(cols) +
+               ") out[col] = " + store_value(call, g.dtype, "v0") + ";");
+    } else {
+        w.line("if (col < " + std::to_string(cols) +
+               ") out[col] = " + store_value(call, g.dtype, "v0") + ";");
+        w.line("if (col + 1 < " + std::to_string(cols) +
+               ") out[col + 1] = " + store_value(call, g.dtype, "v1") + ";");
+    }
+    w.close();
+    w.close();
+}
+
+} // namespace
+
+bool is_wgmma_call(const event::EventProgram& program, const event::Op& call) {
+    const event::LeafDef* leaf = program.find_leaf(call.callee);
+    if (!leaf || leaf->body.empty())
+        return false;
+    for (const auto& s : leaf->body)
+        if (s.op != "mma")
+            return false;
+    return true;
+}
+
+void emit_wgmma_call(CodeWriter& w, const event::EventProgram& program, const KernelPlan& plan,
+                     const event::Op& call, const std::string& stage) {
+    const auto& leaf = leaf_of(program, call);
+    if (!is_wgmma_call(program, call))
+        unsupported(call, "a loop call must be made of mma statements (wgmma)");
+    auto b = bind_tensors(leaf, call);
+    std::vector<std::string> accs;
+    for (const auto& s : leaf.body)
+        accs.push_back(register_tensor(plan, call, operand_view(call, b, s, 0)).name);
+    for (const auto& a : accs)
+        w.line("kiln::dev::wgmma::fence_operand(" + a + ");");
+    w.line("kiln::dev::wgmma::fence();");
+    int n = 0;
+    for (const auto& s : leaf.body)
+        emit_mma(w, plan, call, b, s, n++, stage);
+    w.line("kiln::dev::wgmma::commit();");
+    w.line("// At most this batch in flight: the previous iteration's wgmmas have retired.");
+    w.line("kiln::dev::wgmma::wait<1>();");
+    for (const auto& a : accs)
+        w.line("kiln::dev::wgmma::fence_operand(" + a + ");");
+}
+
+void emit_thread_call(CodeWriter& w, const event::EventProgram& program, const KernelPlan& plan,
+                      const event::Op& call) {
+    const auto& leaf = leaf_of(program, call);
+    auto b = bind_tensors(leaf, call);
+    for (const auto& s : leaf.body) {
+        if (s.op == "fill")
+            emit_fill(w, plan, call, b, s);
+        else if (s.op == "copy")
+            emit_store(w, plan, call, b, s);
+        else
+            unsupported(call, "leaf statement '" + s.op +
+                                  (s.external.empty() ? "" : "(\"" + s.external + "\")") + "' of " +
+                                  leaf.name + " has no per-thread lowering yet");
+    }
+}
+
+} // namespace kiln::codegen

@@ -1,0 +1,30 @@
+#pragma once
+// Lowers the leaf calls of the compute role to CUDA statements:
+//  - mma(C, A, B) over wgmma fragments (A, B: lhs / rhs fragments of staged swizzle128 buffers,
+//    C: the per-thread register accumulator) → one wgmma m64nNk16 per 16-deep K slice on smem
+//    descriptors (A K-major, B MN-major), then commit and wait<1>: at most this batch in flight;
+//  - fill(C, v) on a register fragment → a per-thread loop over the fragment;
+//  - copy(D, S) from a register accumulator to a GLOBAL piece's accumulator fragment → converting
+//    stores at the wgmma accumulator coordinates, predicated on the tensor's bounds so ragged
+//    edge tiles write nothing outside it.
+// Any other leaf statement or operand shape is a Diagnostic naming the call.
+#include "codegen/code_writer.h"
+#include "codegen/kernel_plan.h"
+
+#include <string>
+
+namespace kiln::codegen {
+
+// True when the call's leaf issues wgmma (its body is made of mma statements).
+bool is_wgmma_call(const event::EventProgram& program, const event::Op& call);
+
+// Emits the wgmma batch of `call` reading stage `stage` of its staged operands.
+void emit_wgmma_call(CodeWriter& w, const event::EventProgram& program, const KernelPlan& plan,
+                     const event::Op& call, const std::string& stage);
+
+// Emits a per-thread call (fill, converting store). The kernel names the thread's index inside
+// its warpgroup `wg_thread`.
+void emit_thread_call(CodeWriter& w, const event::EventProgram& program, const KernelPlan& plan,
+                      const event::Op& call);
+
+} // namespace kiln::codegen

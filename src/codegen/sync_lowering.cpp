@@ -1,0 +1,89 @@
+#include "codegen/sync_lowering.h"
+
+#include "ir/event_printer.h"
+
+#include <algorithm>
+
+namespace kiln::codegen {
+namespace {
+
+bool contains(const std::vector<const event::Op*>& ops, const std::string& event) {
+    return std::any_of(ops.begin(), ops.end(),
+                       [&](const event::Op* o) { return o->result == event; });
+}
+
+bool point_wise(const event::EventRef& ref, const event::Op& op) {
+    if (ref.index.size() != op.over.size())
+        return false;
+    for (size_t d = 0; d < ref.index.size(); ++d) {
+        const auto& e = ref.index[d];
+        if (!e || e->kind != ir::ExprKind::Name || e->name != op.over[d].var)
+            return false;
+    }
+    return true;
+}
+
+bool all_broadcast(const event::EventRef& ref) {
+    return !ref.index.empty() &&
+           std::all_of(ref.index.begin(), ref.index.end(), [](const auto& e) { return !e; });
+}
+
+// The coarsest processor level a broadcast reference synchronizes over the compute dimensions.
+SyncKind broadcast_kind(const KernelPlan& plan, const event::EventRef& ref) {
+    bool above_thread = false;
+    for (size_t d = 0; d < ref.index.size() && d < plan.compute_dims.size(); ++d)
+        if (!ref.index[d] && plan.compute_dims[d].level != ir::Level::Thread)
+            above_thread = true;
+    return above_thread ? SyncKind::ComputeBarrier : SyncKind::WarpSync;
+}
+
+SyncAction dma_ref(const KernelPlan& plan, const event::Op& op, const event::EventRef& ref) {
+    if (ref.cross && ref.distance == plan.stages && contains(plan.loop_calls, ref.id) &&
+        all_broadcast(ref))
+        return {SyncKind::WaitEmpty, "", "every compute warp released this stage"};
+    unsupported(op, "reference " + event::print_ref(ref) +
+                        " of a DMA copy is not the stage's write-after-read edge (cross, "
+                        "broadcast, distance = pipeline depth " +
+                        std::to_string(plan.stages) + ")");
+}
+
+SyncAction compute_ref(const KernelPlan& plan, const event::Op& op, const event::EventRef& ref) {
+    bool in_loop = contains(plan.loop_calls, op.result);
+    if (ref.cross && ref.distance == 0 && in_loop && contains(plan.dma_copies, ref.id))
+        return {SyncKind::WaitFull, "", "the TMA completed this stage's bytes"};
+    if (ref.cross)
+        unsupported(op, "cross reference " + event::print_ref(ref) +
+                            " is not to a DMA copy of the same iteration");
+    if (point_wise(ref, op) && ref.id == op.result && ref.distance == 1)
+        return {SyncKind::Dropped, "", "accumulator chain: wgmmas of a warpgroup retire in order"};
+    if (ref.distance != 0)
+        unsupported(op, "loop-carried reference " + event::print_ref(ref) + " is not supported");
+    if (point_wise(ref, op))
+        return {SyncKind::Dropped, "", "point-wise: program order of the same thread"};
+    if (ref.id == plan.loop->result) {
+        const auto& yield = plan.loop->loop.body.yield;
+        SyncKind k = yield ? broadcast_kind(plan, *yield) : SyncKind::Dropped;
+        return {k, "",
+                "the pipelined loop's yield " + (yield ? event::print_ref(*yield) : "") +
+                    " (wgmma queue drained)"};
+    }
+    bool compute_event = contains(plan.before_loop, ref.id) || contains(plan.after_loop, ref.id);
+    if (compute_event && ref.index.size() == plan.compute_dims.size())
+        return {broadcast_kind(plan, ref), "", "broadcast over compute processors"};
+    unsupported(op, "reference " + event::print_ref(ref) + " has no lowering");
+}
+
+} // namespace
+
+std::vector<SyncAction> lower_refs(const KernelPlan& plan, const event::Op& op) {
+    std::vector<SyncAction> out;
+    for (const auto& ref : op.after) {
+        SyncAction a =
+            op.role == event::Role::Dma ? dma_ref(plan, op, ref) : compute_ref(plan, op, ref);
+        a.ref = event::print_ref(ref);
+        out.push_back(a);
+    }
+    return out;
+}
+
+} // namespace kiln::codegen

@@ -1,0 +1,38 @@
+#pragma once
+// Lowers each event reference of the kernel onto Hopper synchronization (Cypress §4.2.6):
+//  - a compute op waiting on the TMA copies of its iteration (`cross %copy`) waits on the
+//    stage's `full` mbarrier, whose phase the TMA completes with the copies' transaction bytes;
+//  - a DMA copy waiting on the consumers of the stage it overwrites (`cross %call[:, :, :]@-D`,
+//    D = stages) waits on the stage's `empty` mbarrier, which each compute warp arrives on once
+//    its wgmmas reading that stage have retired (wgmma's own commit/wait);
+//  - a reference indexed by the op's own processor variables (point-wise) is dropped: the same
+//    thread runs both ops in program order, and wgmmas on the same accumulator retire in order;
+//  - a reference broadcast over WARPGROUP or WARP dimensions becomes a named barrier of the
+//    compute threads, over THREAD only a __syncwarp; the pipelined loop's event additionally
+//    drains the wgmma queue (wait<0>).
+// Anything else is a Diagnostic naming the op and the reference.
+#include "codegen/kernel_plan.h"
+
+#include <string>
+#include <vector>
+
+namespace kiln::codegen {
+
+enum class SyncKind {
+    Dropped,        // satisfied by program order
+    WaitFull,       // mbarrier wait: the stage's TMA bytes have landed
+    WaitEmpty,      // mbarrier wait: every compute warp released the stage
+    ComputeBarrier, // named barrier over all compute threads
+    WarpSync,       // __syncwarp
+};
+
+struct SyncAction {
+    SyncKind kind = SyncKind::Dropped;
+    std::string ref; // the reference as printed, for the comment
+    std::string why;
+};
+
+// The actions for every reference in `op.after` (one per reference, in order).
+std::vector<SyncAction> lower_refs(const KernelPlan& plan, const event::Op& op);
+
+} // namespace kiln::codegen

@@ -1,0 +1,41 @@
+#!/usr/bin/env bash
+# Compile-only check of the CUDA the code generator emits (no GPU needed): `kiln compile
+# --emit=cuda` for the GEMM family at tile-multiple and ragged sizes, each built for sm_90a with
+# -Xptxas -v; fails on generator or compile errors, local-memory spills, stack frames, and ptxas
+# warnings that setmaxnreg was ignored or wgmma serialized.
+# Usage: tests/cuda/codegen_check.sh KILN_BINARY
+set -uo pipefail
+cd "$(dirname "$0")/../.."
+KILN=${1:?usage: codegen_check.sh KILN_BINARY}
+NVCC=${NVCC:-nvcc}
+TMP=$(mktemp -d)
+trap 'rm -rf "$TMP"' EXIT
+FLAGS=(-std=c++20 -O3 -gencode=arch=compute_90a,code=sm_90a -Xcompiler -fPIC -Idevice -Xptxas -v)
+# name:example:size overrides (comma separated)
+CASES=(gemm:gemm: gemm_ragged:gemm:M=200,N=300,K=100 batched_gemm:batched_gemm:)
+fail=0
+pids=()
+for c in "${CASES[@]}"; do
+    IFS=: read -r name example sizes <<<"$c"
+    args=()
+    for s in ${sizes//,/ }; do args+=(--size "$s"); done
+    log="$TMP/$name.log"
+    ( "$KILN" compile "examples/$example.kiln" "${args[@]}" --emit=cuda -o "$TMP/$name.cu" >"$log" 2>&1 &&
+      "$NVCC" "${FLAGS[@]}" -c "$TMP/$name.cu" -o "$TMP/$name.o" >>"$log" 2>&1 ||
+      echo COMPILE_FAILED >>"$log" ) &
+    pids+=($!)
+    if [ ${#pids[@]} -ge 2 ]; then wait "${pids[0]}"; pids=("${pids[@]:1}"); fi
+done
+wait
+for c in "${CASES[@]}"; do
+    name=${c%%:*}
+    log="$TMP/$name.log"
+    status=ok
+    if grep -q COMPILE_FAILED "$log"; then status="compile error"; fi
+    if grep "spill" "$log" | grep -qv " 0 bytes spill stores, 0 bytes spill loads"; then status="spills"; fi
+    if grep "stack frame" "$log" | grep -qv "^\s*0 bytes stack frame"; then status="stack frame"; fi
+    if grep -qi "C7508\|setmaxnreg.*ignored\|wgmma.*serializ" "$log"; then status="ptxas perf warning"; fi
+    printf '%-20s %s\n' "$name" "$status"
+    if [ "$status" != ok ]; then fail=1; grep -v "^ptxas info" "$log" | head -20; fi
+done
+exit $fail

@@ -1,0 +1,148 @@
+// The generated CUDA of the GEMM family: the lines that carry the lowering (register split,
+// mbarrier waits per stage, TMA loads, wgmma, predicated stores), and the diagnostics for IR the
+// generator cannot lower.
+#include "codegen/cuda_emitter.h"
+#include "ir/parser.h"
+#include "passes/pipeline.h"
+
+#include <gtest/gtest.h>
+
+#include <string>
+
+namespace kiln::codegen {
+namespace {
+
+struct Lowered {
+    event::EventProgram program;
+    EmitOptions options;
+};
+
+Lowered lower(const std::string& example, const passes::Sizes& sizes = {}) {
+    auto program = ir::parse_file(std::string(KILN_SOURCE_DIR) + "/examples/" + example + ".kiln");
+    EXPECT_TRUE(program.ok()) << program.error_text();
+    passes::CompileOptions options;
+    options.sizes = sizes;
+    auto compiled = passes::compile(*program, options);
+    EXPECT_TRUE(compiled.ok()) << compiled.error_text();
+    Lowered out{compiled->program, {}};
+    for (const auto& s : program->sizes)
+        out.options.size_order.push_back(s.name);
+    return out;
+}
+
+std::string emit(const Lowered& l) {
+    auto cuda = emit_cuda(l.program, l.options);
+    EXPECT_TRUE(cuda.ok()) << cuda.error_text();
+    return cuda.ok() ? *cuda : "";
+}
+
+#define EXPECT_HAS(text, line)                                                                     \
+    EXPECT_NE((text).find(line), std::string::npos) << "missing: " << (line)
+
+TEST(CudaEmitter, GemmKernelAndLauncher) {
+    std::string cuda = emit(lower("gemm"));
+    EXPECT_HAS(cuda, "gemm(__nv_bfloat16* __restrict__ C, const __grid_constant__ CUtensorMap "
+                     "tm_A, const __grid_constant__ CUtensorMap tm_B)");
+    EXPECT_HAS(cuda, "constexpr int kThreads = 384;");
+    EXPECT_HAS(cuda, "constexpr int kStages = 4;");
+    EXPECT_HAS(cuda, "constexpr int kTiles = 4;");
+    EXPECT_HAS(cuda, "extern \"C\" int kiln_launch_gemm(void* C, const void* A, const void* B, "
+                     "int M, int N, int K, cudaStream_t stream)");
+    EXPECT_HAS(cuda, "if (M != 256 || N != 512 || K != 192) return 1;");
+}
+
+TEST(CudaEmitter, GemmRegisterSplitFromTheIr) {
+    std::string cuda = emit(lower("gemm"));
+    EXPECT_HAS(cuda, "kiln::dev::regs::decrease<40>();  // dma_registers = 40");
+    EXPECT_HAS(cuda, "kiln::dev::regs::increase<232>();  // compute_registers = 232");
+    EXPECT_HAS(cuda, "float C5[128];  // alloc C5 : REGISTER f32[2, 64] per thread");
+}
+
+TEST(CudaEmitter, GemmDmaWarpWaitsForFreeStagesAndIssuesTma) {
+    std::string cuda = emit(lower("gemm"));
+    EXPECT_HAS(cuda,
+               "// %e13 after cross %e27[:, :, :]@-4: every compute warp released this stage");
+    EXPECT_HAS(cuda, "kiln::dev::mbarrier::wait(&empty[st.stage], st.phase ^ 1u);");
+    EXPECT_HAS(cuda, "kiln::dev::mbarrier::arrive_expect_tx(&full[st.stage], 49152);");
+    EXPECT_HAS(cuda, "kiln::dev::tma::load((A2_smem + st.stage * 16384), &tm_A, &full[st.stage], "
+                     "k * 64, i * 128);");
+    EXPECT_HAS(cuda, "kiln::dev::tma::load((B2_smem + st.stage * 32768) + p * 8192, &tm_B, "
+                     "&full[st.stage], (j * 256) + p * 64, k * 64);");
+    EXPECT_HAS(cuda, "const uint32_t box[2] = {64, 128};");
+}
+
+TEST(CudaEmitter, GemmComputeWaitsPerStageAndIssuesWgmma) {
+    std::string cuda = emit(lower("gemm"));
+    EXPECT_HAS(cuda, "// after cross %e13: the TMA completed this stage's bytes");
+    EXPECT_HAS(cuda, "kiln::dev::mbarrier::wait(&full[st.stage], st.phase);");
+    EXPECT_HAS(cuda, "// after %e27[g, w, t]@-1: accumulator chain");
+    EXPECT_HAS(cuda, "kiln::dev::wgmma::make_desc<kiln::dev::swizzle::Mode::B128>((A2_smem + "
+                     "st.stage * 16384) + (g * 64) * 128, 16, 1024);");
+    EXPECT_HAS(cuda, "kiln::dev::wgmma::mma<256, kiln::dev::wgmma::DType::BF16, 0, 1>(C5, "
+                     "kiln::dev::wgmma::advance(da0, ks * 32), kiln::dev::wgmma::advance(db0, ks * "
+                     "2048), 1);");
+    EXPECT_HAS(cuda, "kiln::dev::wgmma::wait<1>();");
+    EXPECT_HAS(cuda, "if (held >= 0 && t == 0) kiln::dev::mbarrier::arrive(&empty[held]);");
+}
+
+TEST(CudaEmitter, GemmStoreIsPredicatedAndWaitsForTheLoop) {
+    std::string cuda = emit(lower("gemm", {{"M", 200}, {"N", 300}, {"K", 100}}));
+    EXPECT_HAS(cuda, "kiln::dev::wgmma::wait<0>();");
+    EXPECT_HAS(cuda, "kiln::dev::named_barrier::sync(1, 256);");
+    EXPECT_HAS(cuda, "const int row0 = i * 128 + g * 64 + kiln::dev::wgmma::accumulator_row("
+                     "wg_thread, 0);");
+    EXPECT_HAS(cuda, "if (row >= 200) continue;");
+    EXPECT_HAS(cuda, "if (col + 1 < 300) *reinterpret_cast<__nv_bfloat162*>(out + col) = "
+                     "__floats2bfloat162_rn(v0, v1);");
+    EXPECT_HAS(cuda, "else if (col < 300) out[col] = __float2bfloat16_rn(v0);");
+    EXPECT_HAS(cuda, "for (int k = 0; k < 2; ++k)");
+}
+
+TEST(CudaEmitter, BatchedGemmAddressesTheBatch) {
+    std::string cuda = emit(lower("batched_gemm"));
+    EXPECT_HAS(cuda, "const int b = tile / 2 % 3;");
+    EXPECT_HAS(cuda, "&tm_A, &full[st.stage], k * 64, i * 128, b);");
+    EXPECT_HAS(cuda, "const uint32_t box[3] = {64, 128, 1};");
+    EXPECT_HAS(cuda,
+               "auto* out = C + static_cast<size_t>(b) * 65536 + static_cast<size_t>(row) * 256;");
+}
+
+TEST(CudaEmitter, UnsupportedLeafStatementNamesTheCall) {
+    auto cuda = emit_cuda(lower("dual_gemm").program, {});
+    ASSERT_FALSE(cuda.ok());
+    EXPECT_EQ(cuda.errors().size(), 1u);
+    EXPECT_NE(cuda.error_text().find("codegen: cannot lower call %e67 (swiglu_thread): leaf "
+                                     "statement 'call_external(\"kiln_swiglu\")' of swiglu_leaf "
+                                     "has no per-thread lowering yet"),
+              std::string::npos)
+        << cuda.error_text();
+}
+
+TEST(CudaEmitter, MissingWarEdgeIsAnErrorNotARace) {
+    Lowered l = lower("gemm");
+    event::walk(l.program.body, [](event::Op& op) {
+        if (op.kind == event::OpKind::Copy)
+            op.after.clear();
+    });
+    auto cuda = emit_cuda(l.program, l.options);
+    ASSERT_FALSE(cuda.ok());
+    EXPECT_NE(cuda.error_text().find("cannot lower copy %e13 (copy-in A for gemm_tile): no "
+                                     "write-after-read reference guards the stage"),
+              std::string::npos)
+        << cuda.error_text();
+}
+
+TEST(CudaEmitter, KernelWithoutWarpSpecializationIsRefused) {
+    Lowered l = lower("gemm");
+    for (auto& op : l.program.body.ops)
+        if (op.kind == event::OpKind::PFor)
+            op.loop.controls.warpspecialize = false;
+    auto cuda = emit_cuda(l.program, l.options);
+    ASSERT_FALSE(cuda.ok());
+    EXPECT_NE(cuda.error_text().find("cannot lower pfor %e0"), std::string::npos)
+        << cuda.error_text();
+    EXPECT_NE(cuda.error_text().find("warp-specialized kernels only"), std::string::npos);
+}
+
+} // namespace
+} // namespace kiln::codegen
