@@ -1,5 +1,7 @@
 // kiln compile: lower a program through the compiler passes (src/passes/pipeline.h) and print the
-// event IR — after every pass, after chosen passes, or where the pipeline stops.
+// event IR — after every pass, after chosen passes, or where the pipeline stops — or, with
+// --emit=cuda, the CUDA C++ the code generator makes of it (src/codegen/).
+#include "codegen/cuda_emitter.h"
 #include "ir/event_printer.h"
 #include "passes/pipeline.h"
 #include "tools/kiln/commands.h"
@@ -21,6 +23,7 @@ struct CompileOptions {
     std::string stop_after;
     bool time_passes = false;
     std::string output;
+    std::string emit = "event";
 };
 
 bool wants_print(const CompileOptions& o, const std::string& pass) {
@@ -67,6 +70,15 @@ void compile_program(const CompileOptions& o) {
     if (!compiled)
         fail(compiled.errors());
     std::string final_ir = event::print_event_program(compiled->program);
+    if (o.emit == "cuda") {
+        codegen::EmitOptions emit;
+        for (const auto& s : program.sizes)
+            emit.size_order.push_back(s.name);
+        auto cuda = codegen::emit_cuda(compiled->program, emit);
+        if (!cuda)
+            fail(cuda.errors());
+        final_ir = *cuda;
+    }
     if (!o.output.empty())
         write_output(o.output, final_ir);
     else if (!printed)
@@ -91,7 +103,11 @@ void register_compile_command(CLI::App& app) {
     cmd->add_option("--stop-after", o.stop_after, "stop the pipeline after PASS")
         ->type_name("PASS");
     cmd->add_flag("--time-passes", o.time_passes, "print each pass's time to stderr");
-    cmd->add_option("-o,--output", o.output, "write the final event IR to FILE")->type_name("FILE");
+    cmd->add_option("-o,--output", o.output, "write the final event IR (or CUDA) to FILE")
+        ->type_name("FILE");
+    cmd->add_option("--emit", o.emit, "what to print: the final event IR, or CUDA C++ for sm_90a")
+        ->check(CLI::IsMember({"event", "cuda"}))
+        ->type_name("event|cuda");
     cmd->footer("Passes, in order: depend, vectorize, copy-elim, warp-specialize, pipeline-loops, "
                 "alloc-smem (docs/passes/).");
     cmd->callback([] { compile_program(o); });
