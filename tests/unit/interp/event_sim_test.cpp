@@ -543,7 +543,9 @@ TEST(EventSim, GemmCallsMmaLeavesCorrectlyUnder200SeedsQuickly) {
     }
     const double ms = 1000.0 * double(std::clock() - t0) / CLOCKS_PER_SEC / 200;
     std::cout << "gemm 128x256x128: " << instances << " instances, " << ms << " ms CPU per run\n";
+#ifdef NDEBUG // the budget is for optimized builds (Debug and sanitizer builds run 5-10x slower)
     EXPECT_LT(ms, 100.0);
+#endif
 }
 
 TEST(EventSim, GemmWithSingleBufferedTilesRaces) {
