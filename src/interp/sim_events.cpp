@@ -128,14 +128,36 @@ void EventTable::expand_block(Scope* s) {
             continue;
         }
         const NodeKind kind = op.kind == event::OpKind::Join ? NodeKind::Join : NodeKind::Work;
-        const int64_t points = point_count(op.over);
-        for (int32_t p = 0; p < points; ++p) {
+        s->events[i].assign(point_count(op.over), -1);
+        for (int32_t p : instance_points(s, op)) {
             NodeId id = add_node(kind, &op, s, p);
             wait_on_refs(id, op.after, Ctx{s, &op, p});
-            s->events[i].push_back(id);
+            s->events[i][p] = id;
             release(id);
         }
     }
+}
+
+std::vector<int32_t> EventTable::instance_points(const Scope* s, const event::Op& op) const {
+    std::vector<int32_t> points{0};
+    for (const auto& d : op.over) {
+        int64_t fixed = -1;
+        for (const Scope* t = s; t && fixed < 0; t = t->parent)
+            for (const auto& b : t->bindings)
+                if (b.processor && *b.name == d.var)
+                    fixed = b.value;
+        if (fixed >= d.extent)
+            fail_at(op.loc, "%" + op.result + " runs over " + d.var + " of extent " +
+                                std::to_string(d.extent) + " inside a loop instance at " + d.var +
+                                " = " + std::to_string(fixed));
+        std::vector<int32_t> next;
+        for (int32_t p : points)
+            for (int64_t v = 0; v < d.extent; ++v)
+                if (fixed < 0 || v == fixed)
+                    next.push_back(static_cast<int32_t>(p * d.extent + v));
+        points.swap(next);
+    }
+    return points;
 }
 
 void EventTable::expand_loop_op(Scope* s, const event::Op& op, std::size_t index) {
@@ -147,7 +169,8 @@ void EventTable::expand_loop_op(Scope* s, const event::Op& op, std::size_t index
                             " loop variables and " + std::to_string(op.loop.extents.size()) +
                             " extents");
     const int64_t points = point_count(op.over);
-    for (int32_t p = 0; p < points; ++p) {
+    s->events[index].assign(op.kind == event::OpKind::For ? points : points * iterations, -1);
+    for (int32_t p : instance_points(s, op)) {
         runs_.push_back(std::make_unique<LoopRun>());
         LoopRun* run = runs_.back().get();
         run->op = &op;
@@ -161,7 +184,7 @@ void EventTable::expand_loop_op(Scope* s, const event::Op& op, std::size_t index
             // Held (pending = 1) until the last iteration's yield: see complete().
             run->done = add_node(NodeKind::LoopDone, &op, s, p);
             nodes_[run->done].loop = run;
-            s->events[index].push_back(run->done);
+            s->events[index][p] = run->done;
         } else {
             // The pfor's event array exists before its iterations do; each element is held
             // until its iteration is expanded.
@@ -169,7 +192,7 @@ void EventTable::expand_loop_op(Scope* s, const event::Op& op, std::size_t index
                 NodeId y = add_node(NodeKind::Yield, &op, nullptr, p);
                 nodes_[y].loop = run;
                 run->yields.push_back(y);
-                s->events[index].push_back(y);
+                s->events[index][p * iterations + k] = y;
             }
         }
         release(start);
@@ -199,11 +222,11 @@ void EventTable::expand_iteration(LoopRun& run, int64_t k) {
     s->order = run.outer->order;
     s->order.insert(s->order.end(), {position(*run.outer, op), run.point, k});
     for (std::size_t d = 0; d < op.over.size(); ++d)
-        s->bindings.push_back({&op.over[d].var, point_coord(op.over, run.point, d)});
+        s->bindings.push_back({&op.over[d].var, point_coord(op.over, run.point, d), true});
     int64_t rest = k;
     std::vector<Binding> vars(op.loop.vars.size());
     for (std::size_t d = op.loop.vars.size(); d-- > 0;) {
-        vars[d] = {&op.loop.vars[d], rest % op.loop.extents[d]};
+        vars[d] = {&op.loop.vars[d], rest % op.loop.extents[d], false};
         rest /= op.loop.extents[d];
     }
     s->bindings.insert(s->bindings.end(), vars.begin(), vars.end());
@@ -303,6 +326,9 @@ void EventTable::resolve(const event::EventRef& r, const Ctx& c, const Loc& loc,
         int64_t flat = 0;
         for (std::size_t d = 0; d < dims.size(); ++d)
             flat = flat * dims[d].extent + at[d];
+        if (events[flat] < 0)
+            fail_at(loc, "reference " + ref_text(r) + " names an instance of %" + r.id +
+                             " that another instance of the enclosing loop runs");
         out.push_back(events[flat]);
         std::size_t d = dims.size();
         while (d > 0 && ++at[d - 1] == hi[d - 1]) {

@@ -4,13 +4,15 @@
 // each operation expands into, and the resolution of `after` references to nodes.
 //
 // Expansion is dynamic. A scope creates the nodes of every event operation of its block when it
-// starts: one node per point of the op's `over` dimensions (a loop: a start node and, for a
-// `for`, a done node; for a `pfor`, one yield node per iteration, which is the pfor's event
-// array). A loop's body scopes are created when its start node runs: every iteration of a
-// `pfor` or a pipelined `for` at once, the iterations of an ordinary `for` one at a time, each
-// when the previous iteration's yield completes. A reference made inside a body therefore finds
-// everything it may name already expanded (SSA: definitions precede uses; `@-d` names earlier
-// iterations).
+// starts: one node per point of the op's `over` dimensions (except those a loop instance with
+// the same `over` variable fixes: vectorization gives a loop and every op of its body the
+// processor dimensions of the pfor they were in, and the body runs on the loop's processor) (a
+// loop: a start node and, for a `for`, a done node; for a `pfor`, one yield node per iteration,
+// which is the pfor's event array). A loop's body scopes are created when its start node runs:
+// every iteration of a `pfor` or a pipelined `for` at once, the iterations of an ordinary `for` one
+// at a time, each when the previous iteration's yield completes. A reference made inside a body
+// therefore finds everything it may name already expanded (SSA: definitions precede uses; `@-d`
+// names earlier iterations).
 #include "ir/event.h"
 
 #include <cstdint>
@@ -47,6 +49,7 @@ struct LoopRun {
 struct Binding {
     const std::string* name;
     int64_t value;
+    bool processor = false; // an `over` variable of the loop instance
 };
 
 struct Scope {
@@ -59,8 +62,10 @@ struct Scope {
     // Its place in textual order: the enclosing scope's, then the loop's position in that
     // block, the loop instance's point and the iteration (sequential mode sorts by it).
     std::vector<int64_t> order;
-    LoopRun* loop = nullptr;                 // the loop this scope is an iteration of
-    std::vector<std::vector<NodeId>> events; // per op of the block, per flat event point
+    LoopRun* loop = nullptr; // the loop this scope is an iteration of
+    // Per op of the block, per flat event point; -1 for the points of `over` dimensions this
+    // scope's loop instance fixes (another instance of the loop runs them).
+    std::vector<std::vector<NodeId>> events;
 };
 
 // Where expressions are evaluated: the instance `point` (flat, row-major over op->over) of `op`
@@ -135,6 +140,7 @@ private:
     void expand_block(Scope* s);
     void expand_loop_op(Scope* s, const event::Op& op, std::size_t index);
     void expand_iteration(LoopRun& run, int64_t k);
+    std::vector<int32_t> instance_points(const Scope* s, const event::Op& op) const;
     void index_block(const event::Block& b);
     std::vector<int64_t> textual_key(NodeId id) const;
 

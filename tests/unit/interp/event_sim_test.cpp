@@ -190,6 +190,39 @@ alloc T : GLOBAL f32[4]
     EXPECT_TRUE(first_failure(p, in, "O", *in.at("B"), 100)); // the missing edge
 }
 
+// A sequential loop from a warp pfor after vectorization: the loop and every op of its body run
+// over the warps, so each warp's loop instance runs its own warp's body ops, not all four.
+TEST(EventSim, VectorizedLoopRunsItsBodyOnTheLoopsProcessor) {
+    const auto p = parse(R"(event_program loop_in_pfor
+leaf add_leaf(Y: rw f32[16], X: read f32[16]) {
+  add(Y, Y, X)
+}
+alloc X : GLOBAL f32[4, 16] param read
+alloc Y : GLOBAL f32[4, 16] param rw
+part Xp = blocks(X, [_, 16])
+part Yp = blocks(Y, [_, 16])
+%e0 = join @HOST
+alloc A : REGISTER f32[16] over (w: WARP 4)
+alloc B : REGISTER f32[16] over (w: WARP 4)
+%e2 = copy Yp[w, 0] -> A @WARP over (w: WARP 4) after [%e0]
+%e3 = for k in [3] @WARP over (w: WARP 4) after [%e0] {
+  %e4 = copy Xp[w, 0] -> B @WARP over (w: WARP 4) after [%e0]
+  %e5 = call add_leaf(A, B) @WARP over (w: WARP 4) after [%e4[w], %e2[w]]
+  yield %e5[w]
+}
+%e6 = copy A -> Yp[w, 0] @WARP over (w: WARP 4) after [%e0, %e3[w]]
+)");
+    const Params in{{"X", integers(ir::DType::F32, {4, 16}, 16)},
+                    {"Y", integers(ir::DType::F32, {4, 16}, 17)}};
+    HostTensor want = *in.at("Y");
+    for (int64_t i = 0; i < want.size(); ++i)
+        want.data[i] += 3 * in.at("X")->data[i];
+    EXPECT_FALSE(first_failure(p, in, "Y", want, 300));
+    EventSimulator sim(p);
+    // join, 4 copies, 4 loop starts and ends, 4 x 3 x (copy, call, yield), 4 copies
+    EXPECT_EQ(simulate_on(sim, in, seeded(0)).report.instances_run, 1 + 4 + 8 + 36 + 4);
+}
+
 // Four blocks each write a quarter; the host copies the whole after all of them (broadcast).
 const std::string kBroadcast = R"(event_program bcast
 alloc X : GLOBAL f32[8, 4] param read
