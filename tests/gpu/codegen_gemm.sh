@@ -1,0 +1,42 @@
+#!/usr/bin/env bash
+# On a GPU machine: builds tests/gpu/codegen_gemm.cu against every generated GEMM DIR/*.cu (from
+# `kiln compile examples/gemm.kiln --size ... --emit=cuda -o DIR/NAME.cu`; the sizes are read from
+# the generated header), runs each (correctness vs float64, speed vs cuBLAS), runs
+# compute-sanitizer memcheck and synccheck on the smallest, and writes OUT_DIR/codegen_gemm.json
+# (a list of the per-shape objects) and OUT_DIR/codegen_gemm.log.
+# Usage: tests/gpu/codegen_gemm.sh DIR OUT_DIR
+set -uo pipefail
+cd "$(dirname "$0")/../.."
+DIR=$1; OUT_DIR=$2
+mkdir -p "$OUT_DIR" /tmp/codegen_gemm
+LOG="$OUT_DIR/codegen_gemm.log"
+size() { sed -n '1s/.*sizes \(.*\)).*/\1/p' "$1" | tr ',' '\n' | sed -n "s/^ *$2 = \([0-9]*\)$/\1/p"; }
+for f in "$DIR"/*.cu; do
+    n=$(basename "$f" .cu)
+    nvcc -std=c++20 -O3 -gencode=arch=compute_90a,code=sm_90a -Idevice \
+        -DKILN_GENERATED="\"$PWD/$f\"" -DKILN_M=$(size "$f" M) -DKILN_N=$(size "$f" N) \
+        -DKILN_K=$(size "$f" K) tests/gpu/codegen_gemm.cu -lcublas -o "/tmp/codegen_gemm/$n" \
+        >"/tmp/codegen_gemm/$n.build" 2>&1 || echo "BUILD FAILED: $n" >>"/tmp/codegen_gemm/$n.build" &
+done
+wait
+cat /tmp/codegen_gemm/*.build >"$LOG"
+fail=0
+echo "[" >"$OUT_DIR/codegen_gemm.json"
+first=1
+for f in "$DIR"/*.cu; do
+    n=$(basename "$f" .cu)
+    [ -x "/tmp/codegen_gemm/$n" ] || { fail=1; continue; }
+    timeout 120 "/tmp/codegen_gemm/$n" "/tmp/codegen_gemm/$n.json" 2>&1 | tee -a "$LOG" || fail=1
+    if [ -s "/tmp/codegen_gemm/$n.json" ]; then
+        [ $first = 1 ] || echo "," >>"$OUT_DIR/codegen_gemm.json"
+        sed "s/^{/{\"case\": \"$n\", /" "/tmp/codegen_gemm/$n.json" | tr -d '\n' >>"$OUT_DIR/codegen_gemm.json"
+        first=0
+    fi
+done
+echo "]" >>"$OUT_DIR/codegen_gemm.json"
+small=$(ls -S "$DIR"/*.cu >/dev/null; for f in "$DIR"/*.cu; do echo "$(( $(size "$f" M) * $(size "$f" N) * $(size "$f" K) )) $(basename "$f" .cu)"; done | sort -n | head -1 | cut -d' ' -f2)
+for tool in memcheck synccheck; do
+    echo "== compute-sanitizer --tool $tool $small" | tee -a "$LOG"
+    timeout 120 compute-sanitizer --tool $tool --error-exitcode 9 "/tmp/codegen_gemm/$small" /tmp/codegen_gemm/san.json 2>&1 | tail -3 | tee -a "$LOG" || fail=1
+done
+exit $fail
