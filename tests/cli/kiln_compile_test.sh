@@ -1,0 +1,56 @@
+#!/usr/bin/env bash
+# `kiln compile` from the command line: pass selection, printing, output file, and the exit code
+# and message of every kind of bad input. Usage: kiln_compile_test.sh KILN_BINARY SOURCE_DIR
+set -uo pipefail
+kiln=$1
+src=$2
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+failures=0
+
+# expect CODE "substring of stdout+stderr" -- ARGS...
+expect() {
+    local code=$1 want=$2
+    shift 3
+    local out rc
+    out=$("$kiln" "$@" 2>&1)
+    rc=$?
+    if [[ $rc -ne $code || "$out" != *"$want"* ]]; then
+        echo "FAIL: kiln $* -> exit $rc (want $code), output lacks: $want"
+        echo "$out" | head -n 5
+        failures=$((failures + 1))
+    fi
+}
+
+gemm=$src/examples/gemm.kiln
+expect 0 "call gemm_leaf(C5, Ap4[t], Bp3[t])" -- compile "$gemm"
+expect 0 "stages 4 on k" -- compile "$gemm"
+expect 0 "# ---- after depend ----" -- compile "$gemm" --print-after-all
+expect 0 "# ---- after alloc-smem ----" -- compile "$gemm" --print-after-all
+expect 0 "# ---- after copy-elim ----" -- compile "$gemm" --print-after=copy-elim
+expect 0 "copy-in A for gemm_tile" -- compile "$gemm" --stop-after=depend
+expect 0 "alloc-smem:" -- compile "$gemm" --time-passes
+expect 0 "" -- compile "$gemm" -o "$tmp/gemm.ev"
+grep -q "pipeline = 4" "$tmp/gemm.ev" || { echo "FAIL: -o wrote no pipelined IR"; failures=$((failures + 1)); }
+# The depend output has no roles yet.
+if "$kiln" compile "$gemm" --stop-after=vectorize | grep -q "role dma"; then
+    echo "FAIL: --stop-after=vectorize ran warp-specialize"
+    failures=$((failures + 1))
+fi
+
+expect 2 "unknown pass 'bogus' (passes: depend, vectorize, copy-elim" -- compile "$gemm" --print-after=bogus
+expect 1 "unknown pass 'bogus'" -- compile "$gemm" --stop-after=bogus
+expect 1 "cannot" -- compile "$tmp/missing.kiln"
+printf 'program p\ntask t(A: read f32[4])\nvariant v of t leaf {\n  fill(A 0.0)\n}\n' >"$tmp/bad.kiln"
+expect 1 "bad.kiln:4:" -- compile "$tmp/bad.kiln"
+# Five 128x256x64 bf16 stages do not fit 227 KiB: the breakdown names every tensor.
+sed 's/pipeline = 4/pipeline = 5/' "$gemm" >"$tmp/gemm5.kiln"
+expect 1 "origin gemm_tile.B" -- compile "$tmp/gemm5.kiln"
+expect 0 "lowered (6 passes): 3 schedules" -- run "$gemm" --size M=128 --size N=256 --size K=128 --lowered --schedules 3
+expect 2 "" -- run "$gemm" --lowered --schedules 0
+
+if [[ $failures -ne 0 ]]; then
+    echo "$failures kiln compile CLI checks failed"
+    exit 1
+fi
+echo "kiln compile CLI: all checks passed"
