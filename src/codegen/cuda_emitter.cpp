@@ -138,6 +138,10 @@ private:
                 ";  // + full/empty mbarriers + 1024 B alignment slack");
         w_.line("}  // namespace kiln_" + program_.name);
         w_.line("");
+        for (const auto& def : epilogue_definitions(program_)) {
+            w_.raw(def);
+            w_.line("");
+        }
     }
 
     std::vector<std::string> kernel_params() const {

@@ -185,11 +185,33 @@ std::string pair_store(ir::DType t, const std::string& p, const std::string& v0,
     return "*reinterpret_cast<float2*>(" + p + ") = make_float2(" + v0 + ", " + v1 + ");";
 }
 
-// copy(D, S): S the accumulator fragment in registers, D the same fragment of a global piece.
+// Per-element epilogue functions of `call_external` leaf statements: name -> device definition.
+// Their meaning is src/interp/externals.cpp's, which the simulator checks against.
+const std::map<std::string, std::string>& epilogue_functions() {
+    static const std::map<std::string, std::string> fns = {
+        {"kiln_swiglu", "__device__ __forceinline__ float kiln_swiglu(float gate, float up) {  // "
+                        "silu(gate) * up\n"
+                        "    return gate / (1.0f + __expf(-gate)) * up;\n"
+                        "}"},
+    };
+    return fns;
+}
+
+// copy(D, S) or call_external(F, D, S...): the sources are accumulators in registers, D the
+// accumulator fragment of a global piece; each element stores S[e] or F(S1[e], S2[e], ...).
 void emit_store(CodeWriter& w, const KernelPlan& plan, const event::Op& call,
-                const std::map<std::string, event::View>& b, const ir::LeafOp& stmt) {
+                const std::map<std::string, event::View>& b, const ir::LeafOp& stmt,
+                const std::string& fn) {
     const event::View& dv = operand_view(call, b, stmt, 0);
-    const auto& src = register_tensor(plan, call, operand_view(call, b, stmt, 1));
+    std::vector<const event::TensorDecl*> sources;
+    for (size_t i = 1; i < stmt.operands.size(); ++i)
+        sources.push_back(&register_tensor(plan, call, operand_view(call, b, stmt, i)));
+    if (sources.empty() || (fn.empty() && sources.size() != 1))
+        unsupported(call, "'" + stmt.op + "' needs a destination and register sources");
+    const auto& src = *sources[0];
+    for (const auto* s : sources)
+        if (s->shape != src.shape)
+            unsupported(call, "sources " + src.name + " and " + s->name + " differ in shape");
     const auto& dims = plan.compute_dims;
     auto frag = peel_fragment(plan.scope, dv, dims[1].var, dims[2].var);
     if (!frag || frag->role != ir::MmaRole::Acc)
@@ -214,9 +236,18 @@ void emit_store(CodeWriter& w, const KernelPlan& plan, const event::Op& call,
         base += " + static_cast<size_t>(" + piece->origin[d] + ") * " + std::to_string(stride);
         stride *= g.shape[d];
     }
-    w.line("// copy(" + g.name + ", " + src.name + "): accumulator coordinates of wgmma, " +
-           "predicated on " + g.name + "'s " + std::to_string(rows) + " x " + std::to_string(cols) +
-           " bounds");
+    auto value = [&](const std::string& idx) {
+        std::string args;
+        for (const auto* t : sources)
+            args += (args.empty() ? "" : ", ") + t->name + "[" + idx + "]";
+        return fn.empty() ? args : fn + "(" + args + ")";
+    };
+    std::string names;
+    for (const auto* t : sources)
+        names += ", " + t->name;
+    w.line("// " + (fn.empty() ? std::string("copy") : fn) + "(" + g.name + names +
+           "): accumulator coordinates of wgmma, " + "predicated on " + g.name + "'s " +
+           std::to_string(rows) + " x " + std::to_string(cols) + " bounds");
     w.line("const int row0 = " + piece->origin[rank - 2] +
            " + kiln::dev::wgmma::accumulator_row(wg_thread, 0);");
     w.line("const int col0 = " + piece->origin[rank - 1] +
@@ -229,8 +260,8 @@ void emit_store(CodeWriter& w, const KernelPlan& plan, const event::Op& call,
     w.line("#pragma unroll");
     w.open("for (int n8 = 0; n8 < " + std::to_string(n / 8) + "; ++n8)");
     w.line("const int col = col0 + 8 * n8;");
-    w.line("const float v0 = " + src.name + "[4 * n8 + 2 * h], v1 = " + src.name +
-           "[4 * n8 + 2 * h + 1];");
+    w.line("const float v0 = " + value("4 * n8 + 2 * h") + ", v1 = " + value("4 * n8 + 2 * h + 1") +
+           ";");
     // Pairs are 4/8-byte aligned only when rows have an even number of elements.
     if (cols % 2 == 0) {
         w.line("if (col + 1 < " + std::to_string(cols) + ") " +
@@ -289,12 +320,27 @@ void emit_thread_call(CodeWriter& w, const event::EventProgram& program, const K
         if (s.op == "fill")
             emit_fill(w, plan, call, b, s);
         else if (s.op == "copy")
-            emit_store(w, plan, call, b, s);
+            emit_store(w, plan, call, b, s, "");
+        else if (s.op == "call_external" && epilogue_functions().count(s.external))
+            emit_store(w, plan, call, b, s, s.external);
         else
             unsupported(call, "leaf statement '" + s.op +
                                   (s.external.empty() ? "" : "(\"" + s.external + "\")") + "' of " +
                                   leaf.name + " has no per-thread lowering yet");
     }
+}
+
+std::vector<std::string> epilogue_definitions(const event::EventProgram& program) {
+    std::vector<std::string> out;
+    for (const auto& [name, def] : epilogue_functions()) {
+        bool used = false;
+        for (const auto& leaf : program.leaves)
+            for (const auto& st : leaf.body)
+                used = used || (st.op == "call_external" && st.external == name);
+        if (used)
+            out.push_back(def);
+    }
+    return out;
 }
 
 } // namespace kiln::codegen

@@ -4,14 +4,16 @@
 //    C: the per-thread register accumulator) → one wgmma m64nNk16 per 16-deep K slice on smem
 //    descriptors (A K-major, B MN-major), then commit and wait<1>: at most this batch in flight;
 //  - fill(C, v) on a register fragment → a per-thread loop over the fragment;
-//  - copy(D, S) from a register accumulator to a GLOBAL piece's accumulator fragment → converting
-//    stores at the wgmma accumulator coordinates, predicated on the tensor's bounds so ragged
-//    edge tiles write nothing outside it.
+//  - copy(D, S) — or call_external(F, D, S1, S2) with F a known per-element epilogue function
+//    (kiln_swiglu) — from register accumulators to a GLOBAL piece's accumulator fragment →
+//    converting stores at the wgmma accumulator coordinates, predicated on the tensor's bounds so
+//    ragged edge tiles write nothing outside it.
 // Any other leaf statement or operand shape is a Diagnostic naming the call.
 #include "codegen/code_writer.h"
 #include "codegen/kernel_plan.h"
 
 #include <string>
+#include <vector>
 
 namespace kiln::codegen {
 
@@ -26,5 +28,8 @@ void emit_wgmma_call(CodeWriter& w, const event::EventProgram& program, const Ke
 // its warpgroup `wg_thread`.
 void emit_thread_call(CodeWriter& w, const event::EventProgram& program, const KernelPlan& plan,
                       const event::Op& call);
+
+// Device definitions of the epilogue functions the program's leaves call (before the kernel).
+std::vector<std::string> epilogue_definitions(const event::EventProgram& program);
 
 } // namespace kiln::codegen

@@ -107,12 +107,27 @@ TEST(CudaEmitter, BatchedGemmAddressesTheBatch) {
                "auto* out = C + static_cast<size_t>(b) * 65536 + static_cast<size_t>(row) * 256;");
 }
 
+TEST(CudaEmitter, DualGemmIssuesBothWgmmasAndTheSwigluEpilogue) {
+    std::string cuda = emit(lower("dual_gemm"));
+    EXPECT_HAS(cuda, "__device__ __forceinline__ float kiln_swiglu(float gate, float up)");
+    EXPECT_HAS(cuda, "kiln::dev::wgmma::mma<128, kiln::dev::wgmma::DType::BF16, 0, 1>(C15, ");
+    EXPECT_HAS(cuda, "kiln::dev::wgmma::mma<128, kiln::dev::wgmma::DType::BF16, 0, 1>(C25, ");
+    EXPECT_HAS(cuda, "kiln::dev::mbarrier::arrive_expect_tx(&full[st.stage], 49152);");
+    EXPECT_HAS(cuda, "const float v0 = kiln_swiglu(C15[4 * n8 + 2 * h], C25[4 * n8 + 2 * h]), ");
+}
+
 TEST(CudaEmitter, UnsupportedLeafStatementNamesTheCall) {
-    auto cuda = emit_cuda(lower("dual_gemm").program, {});
+    Lowered l = lower("gemm");
+    for (auto& leaf : l.program.leaves)
+        if (leaf.name == "store_leaf") {
+            leaf.body[0].op = "call_external";
+            leaf.body[0].external = "kiln_unknown";
+        }
+    auto cuda = emit_cuda(l.program, l.options);
     ASSERT_FALSE(cuda.ok());
     EXPECT_EQ(cuda.errors().size(), 1u);
-    EXPECT_NE(cuda.error_text().find("codegen: cannot lower call %e67 (swiglu_thread): leaf "
-                                     "statement 'call_external(\"kiln_swiglu\")' of swiglu_leaf "
+    EXPECT_NE(cuda.error_text().find("codegen: cannot lower call %e39 (store_thread): leaf "
+                                     "statement 'call_external(\"kiln_unknown\")' of store_leaf "
                                      "has no per-thread lowering yet"),
               std::string::npos)
         << cuda.error_text();
