@@ -12,10 +12,6 @@ using event::View;
 
 namespace {
 
-bool is_loop(const Op& op) {
-    return op.kind == OpKind::For || op.kind == OpKind::PFor;
-}
-
 std::string spec_key(const ir::PartitionSpec& s) {
     if (s.is_mma)
         return "mma(" + std::string(ir::spelling(s.mma.role)) + "," +
@@ -143,6 +139,137 @@ std::set<std::string> CopyElimIndex::names_in(const View& v) const {
         names.insert(inner.begin(), inner.end());
     }
     return names;
+}
+
+namespace {
+
+void index_variables(const CopyElimIndex& ix, const View& v, std::set<std::string>& out) {
+    std::vector<std::string> names;
+    for (const auto& e : v.index)
+        ir::collect_names(*e, names);
+    out.insert(names.begin(), names.end());
+    if (const Op* p = ix.part_of(v.name))
+        index_variables(ix, p->part.source, out);
+}
+
+// Steps an odometer over `extents`; false once it wraps around.
+bool next_point(ir::Shape& at, const ir::Shape& extents) {
+    for (std::size_t d = at.size(); d-- > 0;) {
+        if (++at[d] < extents[d])
+            return true;
+        at[d] = 0;
+    }
+    return false;
+}
+
+bool to_root(const std::vector<CopyElimIndex::PieceStep>& steps, const ir::Shape& coord,
+             ir::Shape& out) {
+    out = coord;
+    for (const auto& s : steps) {
+        ir::Shape up;
+        if (!ir::piece_to_source(s.part->spec, s.source, s.index, out, up))
+            return false;
+        out = std::move(up);
+    }
+    return true;
+}
+
+// Points compared before giving up (and answering "not the same piece"): far above any
+// register or shared-memory piece a thread, warp or warpgroup names.
+constexpr int64_t kMaxComparedPoints = int64_t(1) << 22;
+
+} // namespace
+
+std::map<std::string, int64_t> CopyElimIndex::scope_of(const Op& op) const {
+    std::map<std::string, int64_t> scope;
+    for (const Op* loop : site(op).loops)
+        for (std::size_t d = 0; d < loop->loop.vars.size() && d < loop->loop.extents.size(); ++d)
+            scope[loop->loop.vars[d]] = loop->loop.extents[d];
+    for (const auto& d : op.over)
+        scope[d.var] = d.extent;
+    return scope;
+}
+
+bool CopyElimIndex::resolve(const View& v, const std::map<std::string, int64_t>& env,
+                            std::vector<PieceStep>& steps) const {
+    const View* at = &v;
+    while (const Op* p = part_of(at->name)) {
+        const auto& part = p->part;
+        if (at->index.size() != part.shape.grid.size() || steps.size() > parts_.size())
+            return false;
+        PieceStep step{&part, shape_of(part.source), {}};
+        for (std::size_t d = 0; d < at->index.size(); ++d) {
+            auto value = ir::evaluate_int(*at->index[d], [&](const std::string& n, ir::Value& out) {
+                auto it = env.find(n);
+                auto size = program_.sizes.find(n);
+                if (it == env.end() && size == program_.sizes.end())
+                    return false;
+                out = ir::Value::of_int(it != env.end() ? it->second : size->second);
+                return true;
+            });
+            if (!value || *value < 0 || *value >= part.shape.grid[d])
+                return false;
+            step.index.push_back(*value);
+        }
+        steps.push_back(std::move(step));
+        at = &part.source;
+    }
+    return at->whole();
+}
+
+bool CopyElimIndex::same_elements(const View& a, const View& b,
+                                  const std::map<std::string, int64_t>& scope) const {
+    const ir::Shape piece = shape_of(a);
+    if (root_of(a) != root_of(b) || piece != shape_of(b))
+        return false;
+    std::set<std::string> vars;
+    index_variables(*this, a, vars);
+    index_variables(*this, b, vars);
+    std::vector<std::string> names;
+    ir::Shape extents;
+    int64_t points = 1;
+    for (const auto& n : piece)
+        points *= n;
+    for (const auto& n : vars) {
+        if (auto it = scope.find(n); it != scope.end()) {
+            names.push_back(n);
+            extents.push_back(it->second);
+            points *= it->second;
+        } else if (!program_.sizes.count(n)) {
+            return false; // a variable whose range is unknown here
+        }
+    }
+    if (points > kMaxComparedPoints || points <= 0)
+        return false;
+    ir::Shape value(names.size(), 0);
+    do {
+        std::map<std::string, int64_t> env;
+        for (std::size_t i = 0; i < names.size(); ++i)
+            env[names[i]] = value[i];
+        std::vector<PieceStep> sa, sb;
+        if (!resolve(a, env, sa) || !resolve(b, env, sb))
+            return false;
+        ir::Shape coord(piece.size(), 0), ea, eb;
+        do {
+            if (!to_root(sa, coord, ea) || !to_root(sb, coord, eb) || ea != eb)
+                return false;
+        } while (next_point(coord, piece));
+    } while (next_point(value, extents));
+    return true;
+}
+
+bool CopyElimIndex::same_piece(const View& a, const View& b, const Op& op) const {
+    const std::string ka = key_of(a), kb = key_of(b);
+    if (ka == kb)
+        return true;
+    const auto scope = scope_of(op);
+    std::string key = ka + "|" + kb;
+    for (const auto& [n, e] : scope)
+        key += "|" + n + "=" + std::to_string(e);
+    auto it = same_piece_cache_.find(key);
+    if (it == same_piece_cache_.end())
+        it = same_piece_cache_.emplace(key, same_elements(a, b, scope)).first;
+    return it->second;
 }
 
 namespace {

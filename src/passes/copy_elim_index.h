@@ -2,7 +2,8 @@
 // What the copy-elimination patterns (copy_patterns.h) ask of an event program: where each
 // operation sits (block, textual order, enclosing loops), what a view resolves to (its root
 // tensor and a structural key, so that two partitions with the same source and spec name the
-// same pieces), which tensors an operation reads and writes, who consumes an event, and
+// same pieces; and whether two views denote the same elements in the same order, by their
+// element maps), which tensors an operation reads and writes, who consumes an event, and
 // happens-before along event references. Accesses and happens-before are those of the shared
 // analyses (tensor_access.h, happens_before.h); this adds positions and structural view keys.
 //
@@ -54,6 +55,19 @@ public:
     bool exact_pieces(const event::View& v) const;
     // Every name a view depends on: partition names, index variables, the root.
     std::set<std::string> names_in(const event::View& v) const;
+    // `a` and `b`, as named by `op`, are the same piece: for every value of the processor and
+    // loop variables in scope at `op`, every coordinate of `a` is the same element of the same
+    // root tensor as that coordinate of `b`. Equal keys are the same piece; otherwise the
+    // element maps are compared point by point (through ir::piece_to_source), so two different
+    // partitions that happen to denote the same elements in the same order (an accumulator
+    // fragment and an equal lhs fragment) match, while the same elements in another order (a
+    // shuffle) or a padded edge do not. Cached per pair.
+    bool same_piece(const event::View& a, const event::View& b, const event::Op& op) const;
+    // One partition on the way from a piece to its root, its index evaluated.
+    struct PieceStep {
+        const event::Partition* part;
+        ir::Shape source, index;
+    };
 
     // Root tensors a copy or call reads / writes (empty for alloc, part, join and loops: the
     // patterns visit the operations of a loop body one by one).
@@ -81,6 +95,15 @@ public:
 
 private:
     void index_block(event::Block& b, std::vector<event::Op*>& loops);
+    // The extent of every processor and loop variable in scope at `op`, and the program sizes.
+    std::map<std::string, int64_t> scope_of(const event::Op& op) const;
+    bool same_elements(const event::View& a, const event::View& b,
+                       const std::map<std::string, int64_t>& scope) const;
+    // The steps from `v` to its root with the variables bound by `env`, innermost first; false
+    // when an index does not evaluate, leaves the grid, or a tensor is indexed.
+    bool resolve(const event::View& v, const std::map<std::string, int64_t>& env,
+                 std::vector<PieceStep>& steps) const;
+    mutable std::map<std::string, bool> same_piece_cache_;
     event::EventProgram& program_;
     TensorAccess access_;
     HappensBefore order_;

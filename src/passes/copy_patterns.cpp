@@ -21,9 +21,8 @@ namespace {
 bool copies_between(const CopyElimIndex& ix, const Op& op, const std::string& x, const View& v) {
     if (op.kind != OpKind::Copy)
         return false;
-    const std::string key = ix.key_of(v);
-    return (op.src.whole() && op.src.name == x && ix.key_of(op.dst) == key) ||
-           (op.dst.whole() && op.dst.name == x && ix.key_of(op.src) == key);
+    return (op.src.whole() && op.src.name == x && ix.same_piece(op.dst, v, op)) ||
+           (op.dst.whole() && op.dst.name == x && ix.same_piece(op.src, v, op));
 }
 
 // X can be the view V it mirrors: same memory, element type, shape and layout, so nothing but
@@ -119,7 +118,7 @@ bool remove_self_copy(event::EventProgram& p) {
     for (const auto& s : ix.sites()) {
         Op& op = *s.op;
         if (op.kind == OpKind::Copy && op.mode != event::CopyMode::Add &&
-            ix.key_of(op.src) == ix.key_of(op.dst)) {
+            ix.same_piece(op.src, op.dst, op)) {
             retire_as_join(op, "self copy of " + ix.key_of(op.src) + " removed");
             return true;
         }
@@ -139,9 +138,9 @@ bool remove_duplicate_copy(event::EventProgram& p) {
                 continue;
             Op& second = *t.op;
             if (ix.writes(second).count(src) || ix.writes(second).count(dst)) {
-                if (is_assign_copy(second) && ix.key_of(second.src) == ix.key_of(first.src) &&
-                    ix.key_of(second.dst) == ix.key_of(first.dst) &&
-                    same_dims(second.over, first.over) && second.level == first.level) {
+                if (is_assign_copy(second) && same_dims(second.over, first.over) &&
+                    second.level == first.level && ix.same_piece(second.src, first.src, second) &&
+                    ix.same_piece(second.dst, first.dst, second)) {
                     second.after.push_back(ref_to(first, second.over));
                     dedupe_refs(second.after);
                     retire_as_join(second, "duplicate of " + first.result + " removed");
@@ -174,8 +173,8 @@ bool overwritten(const CopyElimIndex& ix, const OpSite& s, const std::string& ds
             continue;
         if (ix.reads(*t.op).count(dst))
             return false;
-        if (t.block == s.block && is_assign_copy(*t.op) &&
-            ix.key_of(t.op->dst) == ix.key_of(op.dst) && same_dims(t.op->over, op.over))
+        if (t.block == s.block && is_assign_copy(*t.op) && same_dims(t.op->over, op.over) &&
+            ix.same_piece(t.op->dst, op.dst, *t.op))
             return true;
         if (t.block != s.block && !ix.inside(*t.op, *s.block))
             return false; // left the block: the overwrite is not certain

@@ -148,8 +148,8 @@ bool eliminate_spill(event::EventProgram& p) {
         auto& ops = s.block->ops;
         auto at = std::find_if(ops.begin(), ops.end(), [&](const Op& o) { return &o == &out; });
         for (auto it = at + 1; it != ops.end(); ++it)
-            if (is_assign_copy(*it) && it->dst.whole() &&
-                ix.key_of(it->src) == ix.key_of(out.dst) && spill_pair(ix, out, *it)) {
+            if (is_assign_copy(*it) && it->dst.whole() && same_dims(out.over, it->over) &&
+                ix.same_piece(it->src, out.dst, *it) && spill_pair(ix, out, *it)) {
                 pairs.push_back({&out, &*it});
                 break;
             }
@@ -306,6 +306,8 @@ bool hoist_spill(event::EventProgram& p) {
             if (!is_assign_copy(*in) || !in->dst.whole())
                 continue;
             for (auto out = in + 1; out != ops.end(); ++out) {
+                // Structurally the same view (not merely the same elements): the copy-out
+                // leaves the loop with the partitions of the copy-in's view, hoisted with it.
                 if (!is_assign_copy(*out) || !out->src.whole() || out->src.name != in->dst.name ||
                     ix.key_of(out->dst) != ix.key_of(in->src))
                     continue;
