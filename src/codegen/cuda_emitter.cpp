@@ -14,6 +14,7 @@ namespace {
 
 constexpr int64_t kMaxSmem = 227 * 1024;
 constexpr int kComputeBarrierId = 1; // 0 is __syncthreads
+constexpr int64_t kGroupRows = 8;    // row-tiles per rasterization group (as the hand-written GEMM)
 
 std::string c_type(ir::DType t) {
     switch (t) {
@@ -200,16 +201,38 @@ private:
     void tile_loop_head() {
         w_.open("for (int tile = blockIdx.x; tile < kTiles; tile += gridDim.x)");
         const auto& l = plan_.grid->loop;
+        const size_t n = l.vars.size();
+        const bool grouped = l.controls.persistent && n >= 2 && l.extents[n - 2] > kGroupRows;
+        // Leading variables (e.g. the batch) outermost; with grouping, the last two are visited in
+        // groups of kGroupRows row-tiles, the row index fastest, so the CTAs resident at one time
+        // share a few column and row panels in L2 (grouped rasterization).
         int64_t div = 1;
         std::vector<std::string> decls;
-        for (size_t d = l.vars.size(); d-- > 0;) {
-            std::string quotient = div == 1 ? "tile" : "tile / " + std::to_string(div);
-            decls.insert(decls.begin(), "const int " + l.vars[d] + " = " + quotient + " % " +
-                                            std::to_string(l.extents[d]) + ";");
+        for (size_t d = n; d-- > 0;) {
+            if (!grouped || d + 2 < n) {
+                std::string quotient = div == 1 ? "tile" : "tile / " + std::to_string(div);
+                decls.insert(decls.begin(), "const int " + l.vars[d] + " = " + quotient + " % " +
+                                                std::to_string(l.extents[d]) + ";");
+            }
             div *= l.extents[d];
         }
         for (const auto& d : decls)
             w_.line(d);
+        if (!grouped)
+            return;
+        const std::string rows = std::to_string(l.extents[n - 2]);
+        const std::string group = std::to_string(kGroupRows * l.extents[n - 1]);
+        const std::string plane = std::to_string(l.extents[n - 2] * l.extents[n - 1]);
+        w_.line("// grouped rasterization: " + std::to_string(kGroupRows) + " " + l.vars[n - 2] +
+                "-tiles per group, " + l.vars[n - 2] + " fastest (L2 reuse)");
+        w_.line("const int in_plane = tile % " + plane + ";");
+        w_.line("const int group_first = in_plane / " + group + " * " + std::to_string(kGroupRows) +
+                ";");
+        w_.line("const int group_rows = min(" + rows + " - group_first, " +
+                std::to_string(kGroupRows) + ");");
+        w_.line("const int " + l.vars[n - 2] + " = group_first + in_plane % " + group +
+                " % group_rows;");
+        w_.line("const int " + l.vars[n - 1] + " = in_plane % " + group + " / group_rows;");
     }
 
     std::string k_loop_head() const {

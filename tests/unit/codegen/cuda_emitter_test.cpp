@@ -98,6 +98,15 @@ TEST(CudaEmitter, GemmStoreIsPredicatedAndWaitsForTheLoop) {
     EXPECT_HAS(cuda, "for (int k = 0; k < 2; ++k)");
 }
 
+TEST(CudaEmitter, PersistentGridIsRasterizedInGroupsOfRowTiles) {
+    std::string cuda = emit(lower("gemm", {{"M", 4096}, {"N", 4096}, {"K", 4096}}));
+    EXPECT_HAS(cuda, "const int grid = kiln_gemm::kTiles < sms ? kiln_gemm::kTiles : sms;");
+    EXPECT_HAS(cuda, "const int group_first = in_plane / 128 * 8;");
+    EXPECT_HAS(cuda, "const int group_rows = min(32 - group_first, 8);");
+    EXPECT_HAS(cuda, "const int i = group_first + in_plane % 128 % group_rows;");
+    EXPECT_HAS(cuda, "const int j = in_plane % 128 / group_rows;");
+}
+
 TEST(CudaEmitter, BatchedGemmAddressesTheBatch) {
     std::string cuda = emit(lower("batched_gemm"));
     EXPECT_HAS(cuda, "const int b = tile / 2 % 3;");
