@@ -39,11 +39,11 @@ TmaLoad lower_tma_load(const KernelPlan& plan, const event::Op& copy) {
     const event::TensorDecl& buf = dst->second;
     check_buffer(copy, buf);
     const int rank = static_cast<int>(g.shape.size());
-    if (g.dtype != buf.dtype || rank > 5 || src->dims != std::vector<int>{rank - 2, rank - 1} ||
+    if (g.dtype != buf.dtype || rank > 3 || src->dims != std::vector<int>{rank - 2, rank - 1} ||
         src->extent[rank - 2] != buf.shape[0] || src->extent[rank - 1] != buf.shape[1])
         unsupported(copy, "the source " + event::print_view(copy.src) +
                               " must be a 2-D tile of the last two dimensions of " + g.name +
-                              " with the buffer's shape and type");
+                              " (rank <= 3) with the buffer's shape and type");
     TmaLoad t;
     t.copy = &copy;
     t.global = &g;
