@@ -12,10 +12,6 @@ using event::EventRef;
 using event::Op;
 using event::OpKind;
 
-bool is_loop(const Op& op) {
-    return op.kind == OpKind::For || op.kind == OpKind::PFor;
-}
-
 // Visits every edge in textual order: an op's `after` refs, then its body, then the body's yield.
 void visit_edges(Block& b, const std::function<void(const std::string&, EventRef&)>& f) {
     for (Op& op : b.ops) {

@@ -38,10 +38,12 @@ std::string_view spelling(Role r) {
     return "?";
 }
 
+bool is_loop(const Op& op) { return op.kind == OpKind::For || op.kind == OpKind::PFor; }
+
 void walk(const Block& b, const std::function<void(const Op&)>& f) {
     for (const auto& op : b.ops) {
         f(op);
-        if (op.kind == OpKind::For || op.kind == OpKind::PFor)
+        if (is_loop(op))
             walk(op.loop.body, f);
     }
 }
@@ -49,7 +51,7 @@ void walk(const Block& b, const std::function<void(const Op&)>& f) {
 void walk(Block& b, const std::function<void(Op&)>& f) {
     for (auto& op : b.ops) {
         f(op);
-        if (op.kind == OpKind::For || op.kind == OpKind::PFor)
+        if (is_loop(op))
             walk(op.loop.body, f);
     }
 }

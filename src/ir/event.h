@@ -196,6 +196,9 @@ struct EventProgram {
 std::string_view spelling(OpKind k);
 std::string_view spelling(Role r);
 
+// A `for` or a `pfor`: an operation with a body.
+bool is_loop(const Op& op);
+
 // Calls `f` on every operation, parents before the ops of their bodies, in textual order.
 void walk(const Block& b, const std::function<void(const Op&)>& f);
 void walk(Block& b, const std::function<void(Op&)>& f);

@@ -13,10 +13,6 @@ bool runs_over(const event::Op& op, const event::ProcDim& dim) {
     });
 }
 
-bool is_loop(const event::Op& op) {
-    return op.kind == event::OpKind::For || op.kind == event::OpKind::PFor;
-}
-
 // Does `op` wait for an event its own block defines (distance 0)?
 bool waits_in_block(const event::Op& op, const event::Block& block) {
     return std::any_of(op.after.begin(), op.after.end(), [&](const event::EventRef& r) {
@@ -42,10 +38,16 @@ bool crosses(event::Role consumer, event::Role producer) {
 }
 
 void add_wait(event::Op& consumer, event::EventRef ref, event::Role producer) {
-    bool present = std::any_of(consumer.after.begin(), consumer.after.end(), [&](const auto& r) {
+    auto present = std::find_if(consumer.after.begin(), consumer.after.end(), [&](const auto& r) {
         return r.id == ref.id && r.distance == ref.distance;
     });
-    if (!present) {
+    // A point-wise wait already there does not cover a broadcast one (a lane reading what the
+    // other lanes of its quad write): the wait becomes the broadcast where either is one.
+    if (present != consumer.after.end() && present->index.size() == ref.index.size())
+        for (std::size_t i = 0; i < ref.index.size(); ++i)
+            if (!ref.index[i])
+                present->index[i] = nullptr;
+    if (present == consumer.after.end()) {
         event::EventRef own = ref;
         own.cross = crosses(consumer.role, producer);
         consumer.after.push_back(std::move(own));

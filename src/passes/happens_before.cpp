@@ -6,9 +6,6 @@ using event::Op;
 using event::OpKind;
 
 namespace {
-bool is_loop(const Op& op) {
-    return op.kind == OpKind::For || op.kind == OpKind::PFor;
-}
 } // namespace
 
 HappensBefore::HappensBefore(const event::Block& body) {

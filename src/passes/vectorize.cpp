@@ -15,10 +15,6 @@ using event::EventRef;
 using event::Op;
 using event::OpKind;
 
-bool is_loop(const Op& op) {
-    return op.kind == OpKind::For || op.kind == OpKind::PFor;
-}
-
 // A pfor the GPU programming model makes implicit: the warpgroups, warps and threads of a block.
 bool implicit(const Op& op) {
     return op.kind == OpKind::PFor && op.loop.level > ir::Level::Block;
