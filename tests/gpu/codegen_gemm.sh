@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # On a GPU machine: builds tests/gpu/codegen_gemm.cu against every generated GEMM DIR/*.cu (from
-# `kiln compile examples/gemm.kiln --size ... --emit=cuda -o DIR/NAME.cu`; the sizes are read from
-# the generated header), runs each (correctness vs float64, speed vs cuBLAS), runs
-# compute-sanitizer memcheck and synccheck on the smallest, and writes OUT_DIR/codegen_gemm.json
+# `kiln compile examples/gemm.kiln --size ... --emit=cuda -o DIR/NAME.cu`, or batched_gemm.kiln;
+# the sizes are read from the generated header), runs each (correctness vs float64, speed vs cuBLAS), runs
+# compute-sanitizer memcheck and synccheck on DIR/*small*.cu, and writes OUT_DIR/codegen_gemm.json
 # (a list of the per-shape objects) and OUT_DIR/codegen_gemm.log.
 # Usage: tests/gpu/codegen_gemm.sh DIR OUT_DIR
 set -uo pipefail
@@ -17,7 +17,8 @@ build() {  # NAME FILE [extra flags]: without cuBLAS when it cannot be linked
     shift 2
     nvcc -std=c++20 -O3 -gencode=arch=compute_90a,code=sm_90a -Idevice \
         -DKILN_GENERATED="\"$PWD/$f\"" -DKILN_M=$(size "$f" M) -DKILN_N=$(size "$f" N) \
-        -DKILN_K=$(size "$f" K) tests/gpu/codegen_gemm.cu "$@" -o "/tmp/codegen_gemm/$n"
+        -DKILN_K=$(size "$f" K) $(grep -q "event program 'batched_gemm'" "$f" && echo -DKILN_Z=$(size "$f" Z)) \
+        tests/gpu/codegen_gemm.cu "$@" -o "/tmp/codegen_gemm/$n"
 }
 for f in "$DIR"/*.cu; do
     n=$(basename "$f" .cu)
@@ -40,9 +41,12 @@ for f in "$DIR"/*.cu; do
     fi
 done
 echo "]" >>"$OUT_DIR/codegen_gemm.json"
-small=$(ls -S "$DIR"/*.cu >/dev/null; for f in "$DIR"/*.cu; do echo "$(( $(size "$f" M) * $(size "$f" N) * $(size "$f" K) )) $(basename "$f" .cu)"; done | sort -n | head -1 | cut -d' ' -f2)
-for tool in memcheck synccheck; do
-    echo "== compute-sanitizer --tool $tool $small" | tee -a "$LOG"
-    timeout 120 compute-sanitizer --tool $tool --error-exitcode 9 "/tmp/codegen_gemm/$small" /tmp/codegen_gemm/san.json 2>&1 | tail -3 | tee -a "$LOG" || fail=1
+for f in "$DIR"/*small*.cu; do
+    small=$(basename "$f" .cu)
+    for tool in memcheck synccheck; do
+        echo "== compute-sanitizer --tool $tool $small" | tee -a "$LOG"
+        timeout 120 compute-sanitizer --tool $tool --error-exitcode 9 "/tmp/codegen_gemm/$small" \
+            /tmp/codegen_gemm/san.json 2>&1 | tail -3 | tee -a "$LOG" || fail=1
+    done
 done
 exit $fail
