@@ -95,7 +95,7 @@ public:
 
 private:
     void index_block(event::Block& b, std::vector<event::Op*>& loops);
-    // The extent of every processor and loop variable in scope at `op`, and the program sizes.
+    // The extent of every processor and loop variable in scope at `op` (sizes are constants).
     std::map<std::string, int64_t> scope_of(const event::Op& op) const;
     bool same_elements(const event::View& a, const event::View& b,
                        const std::map<std::string, int64_t>& scope) const;
