@@ -11,9 +11,7 @@
 #include "test_util.h"
 
 #include <algorithm>
-#include <cstdlib>
 #include <filesystem>
-#include <iostream>
 #include <sstream>
 
 namespace kiln::passes::testing {
@@ -147,20 +145,6 @@ TEST(CopyElim, EveryExampleVerifiesAfterwards) {
         EXPECT_EQ(format_diagnostics(event::verify_event_program(*e)), "") << f.path();
     }
     EXPECT_GE(count, 8);
-}
-
-// KILN_DUMP=file.kiln prints the program after depend, vectorize and copy-elim; KILN_DUMP=file.ev
-// the event program after copy-elim (skipped otherwise).
-TEST(CopyElim, Dump) {
-    const char* f = std::getenv("KILN_DUMP");
-    if (!f)
-        GTEST_SKIP();
-    const bool event_ir = std::filesystem::path(f).extension() == ".ev";
-    auto e = event_ir ? event::parse_event_file(f) : lower(parse(read_text(f), f));
-    if (event_ir && e)
-        e = copy_elim(std::move(*e), PassContext{});
-    ASSERT_TRUE(e.ok()) << e.error_text();
-    std::cout << event::print_event_program(*e);
 }
 
 } // namespace
