@@ -246,6 +246,43 @@ bool forward_join(event::EventProgram& p) {
 
 namespace {
 
+// Every instance of `x` waits (in the same iteration) on every instance of `y`: `x` names all of
+// `y` in its preconditions, or all of an event that does. A loop's preconditions hold before
+// its completion too.
+bool waits_on_all(const CopyElimIndex& ix, const std::string& x, const std::string& y, int depth) {
+    const Op* d = ix.definition(x);
+    if (!d || depth > 8)
+        return false;
+    return std::any_of(d->after.begin(), d->after.end(), [&](const EventRef& r) {
+        const bool all = r.distance == 0 && std::all_of(r.index.begin(), r.index.end(),
+                                                        [](const ir::ExprPtr& e) { return !e; });
+        return all && (r.id == y || waits_on_all(ix, r.id, y, depth + 1));
+    });
+}
+
+} // namespace
+
+bool remove_implied_wait(event::EventProgram& p) {
+    CopyElimIndex ix(p);
+    for (const auto& s : ix.sites()) {
+        Op& op = *s.op;
+        for (auto r = op.after.begin(); r != op.after.end(); ++r) {
+            const bool implied = r->distance == 0 &&
+                                 std::any_of(op.after.begin(), op.after.end(), [&](const auto& o) {
+                                     return &o != &*r && o.distance == 0 && o.id != r->id &&
+                                            waits_on_all(ix, o.id, r->id, 0);
+                                 });
+            if (implied) {
+                op.after.erase(r);
+                return true;
+            }
+        }
+    }
+    return false;
+}
+
+namespace {
+
 // Tensors whose coordinates a leaf needs (`mask`): their `mirrors` chains must survive.
 std::set<std::string> masked_tensors(const event::EventProgram& p, const CopyElimIndex& ix) {
     std::set<std::string> out;

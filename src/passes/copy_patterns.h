@@ -38,6 +38,9 @@ bool remove_dead_copy(event::EventProgram& p);
 // A join of at most one event, or with at most one consumer: its consumers name its events
 // instead.
 bool forward_join(event::EventProgram& p);
+// A wait another wait of the same operation implies: that event waits on every instance of it
+// (directly or through such waits). The copies this pass removes leave such pairs behind.
+bool remove_implied_wait(event::EventProgram& p);
 // Allocs and parts nothing names any more.
 bool remove_dead_declarations(event::EventProgram& p);
 
