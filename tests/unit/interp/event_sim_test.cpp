@@ -4,9 +4,7 @@
 // hundreds of seeds; the same programs with one `after` edge (or a stage) deleted are caught —
 // a race, or a wrong result — for some seed, and the first one found is printed; sequential
 // mode and the diagnostics (deadlock, NONE tensors, unresolvable refs and views) are pinned.
-#include "interp/event_sim.h"
-#include "interp/random.h"
-#include "ir/event_parser.h"
+#include "sim_test_util.h"
 
 #include <gtest/gtest.h>
 
@@ -17,51 +15,13 @@
 namespace kiln::interp {
 namespace {
 
-using Params = std::map<std::string, std::shared_ptr<HostTensor>>;
-
-event::EventProgram parse(const std::string& text) {
-    auto p = event::parse_event_program(text, "test.ev");
-    EXPECT_TRUE(p.ok()) << p.error_text();
-    return p.ok() ? *p : event::EventProgram{};
-}
-
-// `text` with `from` (which must occur) replaced by `to`: the program with one edge changed.
-std::string edit(std::string text, const std::string& from, const std::string& to) {
-    const auto at = text.find(from);
-    EXPECT_NE(at, std::string::npos) << from;
-    if (at != std::string::npos)
-        text.replace(at, from.size(), to);
-    return text;
-}
-
-std::shared_ptr<HostTensor> integers(ir::DType t, ir::Shape s, uint64_t seed) {
-    auto h = std::make_shared<HostTensor>(HostTensor::poison(t, std::move(s)));
-    fill_integers(*h, seed, -3, 3);
-    return h;
-}
-
-std::shared_ptr<HostTensor> poison(ir::DType t, ir::Shape s) {
-    return std::make_shared<HostTensor>(HostTensor::poison(t, std::move(s)));
-}
-
-Params copy_of(const Params& in) {
-    Params out;
-    for (const auto& [name, t] : in)
-        out[name] = std::make_shared<HostTensor>(*t);
-    return out;
-}
-
-bool equal(const HostTensor& a, const HostTensor& b) {
-    return a.shape == b.shape && a.data == b.data; // NaN never compares equal
-}
-
 struct Outcome {
     SimReport report;
     Params params;
 };
 
 Outcome simulate_on(EventSimulator& sim, const Params& inputs, SimOptions o) {
-    Outcome r{{}, copy_of(inputs)};
+    Outcome r{{}, shared_copies(inputs)};
     auto rep = sim.run(r.params, o);
     EXPECT_TRUE(rep.ok()) << rep.error_text();
     if (rep.ok())
@@ -73,22 +33,6 @@ SimOptions seeded(uint64_t seed) {
     SimOptions o;
     o.seed = seed;
     return o;
-}
-
-// The first seed below `seeds` whose run races or does not produce `expected` in `out`, with
-// its first race (or "wrong result").
-std::optional<std::pair<uint64_t, std::string>>
-first_failure(const event::EventProgram& p, const Params& inputs, const std::string& out,
-              const HostTensor& expected, uint64_t seeds) {
-    EventSimulator sim(p);
-    for (uint64_t s = 0; s < seeds; ++s) {
-        Outcome r = simulate_on(sim, inputs, seeded(s));
-        if (!r.report.races.empty())
-            return std::pair{s, r.report.races.front().what};
-        if (!equal(*r.params.at(out), expected))
-            return std::pair{s, std::string("wrong result")};
-    }
-    return std::nullopt;
 }
 
 // global -> shared (block) -> registers (one row per thread) -> global.
@@ -131,10 +75,10 @@ TEST(EventSim, CopyChainWithoutTheSharedMemoryEdgeRaces) {
     const Params in = chain_inputs();
     auto f = first_failure(p, in, "B", *in.at("A"), 300);
     ASSERT_TRUE(f);
-    EXPECT_EQ(f->first, 0u);
-    std::cout << "seed " << f->first << ": " << f->second << "\n";
-    EXPECT_NE(f->second.find("read poisoned S["), std::string::npos) << f->second;
-    EXPECT_NE(f->second.find("(written by %e1 (i = "), std::string::npos) << f->second;
+    EXPECT_EQ(f->seed, 0u);
+    std::cout << *f << "\n";
+    EXPECT_NE(f->what.find("read poisoned S["), std::string::npos) << f->what;
+    EXPECT_NE(f->what.find("(written by %e1 (i = "), std::string::npos) << f->what;
 }
 
 TEST(EventSim, CopyChainWithoutTheRegisterEdgeRaces) {
@@ -142,11 +86,10 @@ TEST(EventSim, CopyChainWithoutTheRegisterEdgeRaces) {
     const Params in = chain_inputs();
     auto f = first_failure(p, in, "B", *in.at("A"), 300);
     ASSERT_TRUE(f);
-    std::cout << "seed " << f->first << ": " << f->second << "\n";
-    EXPECT_NE(f->second.find("%e3 (i = "), std::string::npos) << f->second;
+    std::cout << *f << "\n";
+    EXPECT_NE(f->what.find("%e3 (i = "), std::string::npos) << f->what;
     // %e3 starts first and reads the row while %e2 fills it.
-    EXPECT_NE(f->second.find("read R[0] (overwritten by %e2 (i = "), std::string::npos)
-        << f->second;
+    EXPECT_NE(f->what.find("read R[0] (overwritten by %e2 (i = "), std::string::npos) << f->what;
 }
 
 TEST(EventSim, SequentialModeRunsInTextualOrderWithoutDelays) {
@@ -252,8 +195,8 @@ TEST(EventSim, PforWithBroadcastJoin) {
     const auto bad = parse(edit(kBroadcast, "%e0[:]", "%e0[1]"));
     auto f = first_failure(bad, in, "Y", *in.at("X"), 300);
     ASSERT_TRUE(f);
-    std::cout << "seed " << f->first << ": " << f->second << "\n";
-    EXPECT_NE(f->second.find("%e3 read poisoned T["), std::string::npos) << f->second;
+    std::cout << *f << "\n";
+    EXPECT_NE(f->what.find("%e3 read poisoned T["), std::string::npos) << f->what;
 }
 
 // A pipelined reduction: iteration k stages row k of A in shared memory (2 buffers) and adds it
@@ -284,14 +227,6 @@ Params pipe_inputs() {
     return {{"A", integers(ir::DType::F32, {8, 16}, 3)}, {"O", poison(ir::DType::F32, {16})}};
 }
 
-HostTensor column_sums(const HostTensor& a) {
-    HostTensor o = HostTensor::filled(ir::DType::F32, {a.shape[1]}, 0.0);
-    for (int64_t r = 0; r < a.shape[0]; ++r)
-        for (int64_t c = 0; c < a.shape[1]; ++c)
-            o.data[c] += a.data[r * a.shape[1] + c];
-    return o;
-}
-
 TEST(EventSim, PipelinedLoopWithStagesAndDistanceRefs) {
     const auto p = parse(kPipe);
     const Params in = pipe_inputs();
@@ -304,8 +239,8 @@ TEST(EventSim, PipelinedLoopWithoutTheWarRefRaces) {
     const Params in = pipe_inputs();
     auto f = first_failure(p, in, "O", column_sums(*in.at("A")), 300);
     ASSERT_TRUE(f);
-    std::cout << "seed " << f->first << ": " << f->second << "\n";
-    EXPECT_NE(f->second.find(" S["), std::string::npos) << f->second;
+    std::cout << *f << "\n";
+    EXPECT_NE(f->what.find(" S["), std::string::npos) << f->what;
 }
 
 TEST(EventSim, PipelinedLoopWithoutTheAccumulatorChainRaces) {
@@ -313,8 +248,8 @@ TEST(EventSim, PipelinedLoopWithoutTheAccumulatorChainRaces) {
     const Params in = pipe_inputs();
     auto f = first_failure(p, in, "O", column_sums(*in.at("A")), 300);
     ASSERT_TRUE(f);
-    std::cout << "seed " << f->first << ": " << f->second << "\n";
-    EXPECT_NE(f->second.find(" acc["), std::string::npos) << f->second;
+    std::cout << *f << "\n";
+    EXPECT_NE(f->what.find(" acc["), std::string::npos) << f->what;
 }
 
 // Reduce copy-outs (`copy add`) are atomic and commute: four blocks fold into one tensor with no
@@ -360,7 +295,7 @@ TEST(EventSim, StagedBufferIsIndexedByIterationModStages) {
     const Params in = pipe_inputs();
     auto f = first_failure(p, in, "O", column_sums(*in.at("A")), 300);
     ASSERT_TRUE(f);
-    std::cout << "seed " << f->first << ": " << f->second << "\n";
+    std::cout << *f << "\n";
     // An ordinary (not pipelined) loop with the same single buffer is correct: iterations are
     // serialized by their yields.
     const auto serial = parse(edit(edit(kPipe, " stages 2 on k", ""), " pipeline = 2", ""));
@@ -434,7 +369,7 @@ alloc N : NONE f32[4]
     EXPECT_TRUE(equal(*r.params.at("B"), *in.at("A")));
     SimOptions o;
     o.reject_none = true;
-    Params params = copy_of(in);
+    Params params = shared_copies(in);
     auto rejected = simulate(p, params, o);
     ASSERT_FALSE(rejected.ok());
     EXPECT_EQ(rejected.errors().front().str(),
@@ -471,8 +406,8 @@ TEST(EventSim, AliasedSharedMemoryReuseMustBeOrdered) {
     auto f = first_failure(parse(edit(kAliased, "-> Y @BLOCK after [%e2]", "-> Y @BLOCK")), in, "O",
                            *in.at("A"), 300);
     ASSERT_TRUE(f);
-    std::cout << "seed " << f->first << ": " << f->second << "\n";
-    EXPECT_NE(f->second.find("its shared memory"), std::string::npos) << f->second;
+    std::cout << *f << "\n";
+    EXPECT_NE(f->what.find("its shared memory"), std::string::npos) << f->what;
     // Apart (no overlap), the same program has no race.
     EXPECT_FALSE(first_failure(parse(edit(edit(kAliased, "-> Y @BLOCK after [%e2]", "-> Y @BLOCK"),
                                           "offset 32", "offset 64")),
@@ -544,27 +479,10 @@ part Bk = blocks(B, [64, 256])
 }
 )";
 
-Params gemm_inputs() {
-    return {{"A", integers(ir::DType::BF16, {128, 128}, 7)},
-            {"B", integers(ir::DType::BF16, {128, 256}, 8)},
-            {"C", poison(ir::DType::F32, {128, 256})}};
-}
-
-// Small integers: every partial sum is exact in f32, so the product is compared exactly.
-HostTensor matmul(const HostTensor& a, const HostTensor& b) {
-    const int64_t m = a.shape[0], k = a.shape[1], n = b.shape[1];
-    HostTensor c = HostTensor::filled(ir::DType::F32, {m, n}, 0.0);
-    for (int64_t i = 0; i < m; ++i)
-        for (int64_t l = 0; l < k; ++l)
-            for (int64_t j = 0; j < n; ++j)
-                c.data[i * n + j] += a.data[i * k + l] * b.data[l * n + j];
-    return c;
-}
-
 TEST(EventSim, GemmCallsMmaLeavesCorrectlyUnder200SeedsQuickly) {
     const auto p = parse(kGemm);
     EventSimulator sim(p);
-    const Params in = gemm_inputs();
+    const Params in = gemm_inputs(128);
     const HostTensor want = matmul(*in.at("A"), *in.at("B"));
     const std::clock_t t0 = std::clock(); // CPU time: the test machine is shared
     int64_t instances = 0;
@@ -584,19 +502,19 @@ TEST(EventSim, GemmCallsMmaLeavesCorrectlyUnder200SeedsQuickly) {
 TEST(EventSim, GemmWithSingleBufferedTilesRaces) {
     // The @-2 WAR refs protect a tile only if iterations k and k + 1 use different buffers.
     const auto p = parse(edit(edit(kGemm, " stages 2 on k", ""), " stages 2 on k", ""));
-    const Params in = gemm_inputs();
+    const Params in = gemm_inputs(128);
     auto f = first_failure(p, in, "C", matmul(*in.at("A"), *in.at("B")), 300);
     ASSERT_TRUE(f);
-    std::cout << "seed " << f->first << ": " << f->second << "\n";
+    std::cout << *f << "\n";
 }
 
 TEST(EventSim, GemmWithoutTheAccumulatorChainRaces) {
     const auto p = parse(edit(kGemm, ", %e5[g, w, t]@-1]", "]"));
-    const Params in = gemm_inputs();
+    const Params in = gemm_inputs(128);
     auto f = first_failure(p, in, "C", matmul(*in.at("A"), *in.at("B")), 300);
     ASSERT_TRUE(f);
-    std::cout << "seed " << f->first << ": " << f->second << "\n";
-    EXPECT_NE(f->second.find(" acc["), std::string::npos) << f->second;
+    std::cout << *f << "\n";
+    EXPECT_NE(f->what.find(" acc["), std::string::npos) << f->what;
 }
 
 } // namespace

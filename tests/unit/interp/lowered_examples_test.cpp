@@ -3,18 +3,11 @@
 // program interpreter computes, under 20 adversarial schedules of the event-IR simulator, each on
 // its own seeded inputs. Small-integer inputs make every sum exact and the copies change no
 // value, so the results must be equal element for element; the simulator must report no race.
-#include "interp/compare.h"
-#include "interp/event_sim.h"
-#include "interp/interpreter.h"
-#include "ir/parser.h"
-#include "passes/depend.h"
-#include "passes/instantiate.h"
-#include "passes/vectorize.h"
+#include "sim_test_util.h"
 
 #include <gtest/gtest.h>
 
-#include <fstream>
-#include <sstream>
+#include <ostream>
 #include <string>
 
 namespace kiln::interp {
@@ -41,68 +34,13 @@ LoweredCase depend_case(const std::string& name) {
     return {name, "tests/golden/depend/" + name + ".kiln", {}};
 }
 
-ir::Program load(const std::string& file) {
-    std::ifstream in(std::string(KILN_SOURCE_DIR) + "/" + file);
-    std::stringstream ss;
-    ss << in.rdbuf();
-    auto p = ir::parse_program(ss.str(), file);
-    EXPECT_TRUE(p.ok()) << p.error_text();
-    return p.ok() ? *p : ir::Program{};
-}
-
-Result<event::EventProgram> lower(const ir::Program& p, const Sizes& sizes, bool vectorized) {
-    auto tree = passes::instantiate(p, sizes);
-    if (!tree)
-        return tree.errors();
-    auto e = passes::depend(*tree, p, passes::PassContext{});
-    if (!e || !vectorized)
-        return e;
-    return passes::vectorize(std::move(*e), passes::PassContext{});
-}
-
-std::map<std::string, std::shared_ptr<HostTensor>> shared_copies(const TensorMap& m) {
-    std::map<std::string, std::shared_ptr<HostTensor>> out;
-    for (const auto& [name, t] : m)
-        out[name] = std::make_shared<HostTensor>(t);
-    return out;
-}
-
-// "" when the simulated run races nowhere and equals the interpreter's result exactly.
-std::string simulate_and_compare(const event::EventProgram& e, const TensorMap& inputs,
-                                 const TensorMap& expected, uint64_t seed) {
-    auto params = shared_copies(inputs);
-    SimOptions o;
-    o.seed = seed;
-    auto report = simulate(e, params, o);
-    if (!report)
-        return report.error_text();
-    if (!report->races.empty())
-        return "race: " + report->races.front().what;
-    std::string out;
-    for (const auto& [name, want] : expected)
-        if (int64_t n = exact_mismatches(*params.at(name), want))
-            out += name + ": " + std::to_string(n) + " elements differ; ";
-    return out;
-}
-
 class Lowered : public testing::TestWithParam<LoweredCase> {
 protected:
     void check(bool vectorized) {
         const LoweredCase& c = GetParam();
-        ir::Program p = load(c.file);
-        auto sizes = resolve_sizes(p, c.sizes);
-        ASSERT_TRUE(sizes.ok()) << sizes.error_text();
-        auto e = lower(p, c.sizes, vectorized);
-        ASSERT_TRUE(e.ok()) << e.error_text();
-        InputOptions small;
-        small.fill = InputOptions::Fill::SmallIntegers;
-        for (uint64_t seed = 0; seed < kSeeds; ++seed) {
-            auto inputs = make_inputs(p, *sizes, seed, small);
-            ASSERT_TRUE(inputs.ok()) << inputs.error_text();
-            auto expected = run(p, *sizes, *inputs);
-            ASSERT_TRUE(expected.ok()) << expected.error_text();
-            EXPECT_EQ(simulate_and_compare(*e, *inputs, *expected, seed), "") << "seed " << seed;
-        }
+        EXPECT_EQ(lowered_mismatch(c.file, c.sizes, vectorized ? "vectorize" : "depend", kSeeds,
+                                   /*reject_none=*/false),
+                  "");
     }
 };
 

@@ -5,30 +5,17 @@
 // some schedule races. Tensors alloc-smem aliases are race-free on the simulator's shared-memory
 // arena, and the WAR event it adds alone orders the reuse. The GEMM examples compiled through the
 // whole pipeline compute what the program interpreter computes.
-#include "interp/compare.h"
-#include "interp/entry.h"
-#include "interp/event_sim.h"
-#include "interp/interpreter.h"
-#include "interp/random.h"
-#include "ir/event_parser.h"
 #include "ir/event_printer.h"
 #include "ir/event_verify.h"
-#include "ir/parser.h"
 #include "passes/alloc_smem.h"
-#include "passes/pipeline.h"
 #include "passes/pipeline_loops.h"
 #include "passes/warp_specialize.h"
-
-#include <fstream>
-#include <optional>
-#include <sstream>
+#include "sim_test_util.h"
 
 #include <gtest/gtest.h>
 
 namespace kiln::interp {
 namespace {
-
-using Params = std::map<std::string, std::shared_ptr<HostTensor>>;
 
 // Column sums of A: row k is loaded into shared memory (a DMA copy) and added into a register
 // accumulator (compute). Sequential: every iteration waits for the previous one.
@@ -70,60 +57,8 @@ std::string pipelined(const std::string& sequential) {
     return event::print_event_program(*p);
 }
 
-std::shared_ptr<HostTensor> integers(ir::DType t, ir::Shape s, uint64_t seed) {
-    auto h = std::make_shared<HostTensor>(HostTensor::poison(t, std::move(s)));
-    fill_integers(*h, seed, -3, 3);
-    return h;
-}
-
-std::shared_ptr<HostTensor> poison(ir::DType t, ir::Shape s) {
-    return std::make_shared<HostTensor>(HostTensor::poison(t, std::move(s)));
-}
-
 Params stream_inputs() {
     return {{"A", integers(ir::DType::F32, {8, 16}, 7)}, {"O", poison(ir::DType::F32, {16})}};
-}
-
-HostTensor column_sums(const HostTensor& a) {
-    HostTensor o = HostTensor::filled(ir::DType::F32, {a.shape[1]}, 0.0);
-    for (int64_t r = 0; r < a.shape[0]; ++r)
-        for (int64_t c = 0; c < a.shape[1]; ++c)
-            o.data[c] += a.data[r * a.shape[1] + c];
-    return o;
-}
-
-// The first seed below `seeds` that races or leaves `out` different from `want`, with what
-// went wrong.
-std::optional<std::string> first_failure(const std::string& text, const Params& in,
-                                         const std::string& out, const HostTensor& want,
-                                         uint64_t seeds) {
-    auto p = event::parse_event_program(text, "pipelined.ev");
-    if (!p)
-        return "does not parse: " + p.error_text();
-    for (uint64_t s = 0; s < seeds; ++s) {
-        Params run;
-        for (const auto& [name, t] : in)
-            run[name] = std::make_shared<HostTensor>(*t);
-        SimOptions o;
-        o.seed = s;
-        auto report = simulate(*p, run, o);
-        if (!report)
-            return report.error_text();
-        if (!report->races.empty())
-            return "seed " + std::to_string(s) + ": " + report->races.front().what;
-        if (run.at(out)->data != want.data)
-            return "seed " + std::to_string(s) + ": wrong result";
-    }
-    return std::nullopt;
-}
-
-// `text` without `edge` (which must occur once).
-std::string without(std::string text, const std::string& edge) {
-    auto at = text.find(edge);
-    EXPECT_NE(at, std::string::npos) << edge << " in\n" << text;
-    if (at != std::string::npos)
-        text.erase(at, edge.size());
-    return text;
 }
 
 const std::string kWar = ", cross %e2@-3";
@@ -145,16 +80,16 @@ TEST(PipelineSim, PassesDeriveTheStagesAndTheLoopCarriedEdges) {
 TEST(PipelineSim, PipelinedLoopIsCorrectUnder200Seeds) {
     std::string text = pipelined(kStream);
     const Params in = stream_inputs();
-    auto failure = first_failure(text, in, "O", column_sums(*in.at("A")), 200);
+    auto failure = first_failure(parse(text), in, "O", column_sums(*in.at("A")), 200);
     EXPECT_FALSE(failure) << *failure << "\n" << text;
 }
 
 TEST(PipelineSim, WithoutTheBackwardWarEdgeSomeScheduleRaces) {
     std::string text = without(pipelined(kStream), kWar);
     const Params in = stream_inputs();
-    auto failure = first_failure(text, in, "O", column_sums(*in.at("A")), 200);
+    auto failure = first_failure(parse(text), in, "O", column_sums(*in.at("A")), 200);
     ASSERT_TRUE(failure) << text;
-    EXPECT_NE(failure->find(" S["), std::string::npos) << *failure;
+    EXPECT_NE(failure->what.find(" S["), std::string::npos) << *failure;
 }
 
 // GEMM 128x256x192 after vectorization, before warp specialization: two consumer warpgroups of 4
@@ -198,23 +133,6 @@ part Bk = blocks(B, [64, 256])
 }
 )";
 
-Params gemm_inputs() {
-    return {{"A", integers(ir::DType::BF16, {128, 192}, 7)},
-            {"B", integers(ir::DType::BF16, {192, 256}, 8)},
-            {"C", poison(ir::DType::F32, {128, 256})}};
-}
-
-// Small integers: every partial sum is exact in f32, so the product is compared exactly.
-HostTensor matmul(const HostTensor& a, const HostTensor& b) {
-    const int64_t m = a.shape[0], k = a.shape[1], n = b.shape[1];
-    HostTensor c = HostTensor::filled(ir::DType::F32, {m, n}, 0.0);
-    for (int64_t i = 0; i < m; ++i)
-        for (int64_t l = 0; l < k; ++l)
-            for (int64_t j = 0; j < n; ++j)
-                c.data[i * n + j] += a.data[i * k + l] * b.data[l * n + j];
-    return c;
-}
-
 const std::string kGemmWarA =
     "%e3 = copy Ak[0, k] -> As @BLOCK role dma after [cross %e1[:, :, :], "
     "cross %e5[:, :, :]@-2]";
@@ -233,21 +151,22 @@ TEST(PipelineSim, GemmPipelinedByThePassesIsCorrectUnder100Seeds) {
         << text;
     EXPECT_NE(text.find(kGemmWarA), std::string::npos) << text;
     EXPECT_NE(text.find(kGemmMma), std::string::npos) << text;
-    const Params in = gemm_inputs();
-    auto failure = first_failure(text, in, "C", matmul(*in.at("A"), *in.at("B")), 100);
+    const Params in = gemm_inputs(192);
+    auto failure = first_failure(parse(text), in, "C", matmul(*in.at("A"), *in.at("B")), 100);
     EXPECT_FALSE(failure) << *failure << "\n" << text;
 }
 
 TEST(PipelineSim, GemmWithoutTheDerivedEdgesRaces) {
     const std::string text = pipelined(kGemm);
-    const Params in = gemm_inputs();
+    const Params in = gemm_inputs(192);
     const HostTensor want = matmul(*in.at("A"), *in.at("B"));
-    auto no_war = first_failure(without(text, ", cross %e5[:, :, :]@-2"), in, "C", want, 200);
+    auto no_war =
+        first_failure(parse(without(text, ", cross %e5[:, :, :]@-2")), in, "C", want, 200);
     ASSERT_TRUE(no_war);
-    EXPECT_NE(no_war->find(" As["), std::string::npos) << *no_war;
-    auto no_chain = first_failure(without(text, ", %e5[g, w, t]@-1"), in, "C", want, 200);
+    EXPECT_NE(no_war->what.find(" As["), std::string::npos) << *no_war;
+    auto no_chain = first_failure(parse(without(text, ", %e5[g, w, t]@-1")), in, "C", want, 200);
     ASSERT_TRUE(no_chain);
-    EXPECT_NE(no_chain->find(" acc["), std::string::npos) << *no_chain;
+    EXPECT_NE(no_chain->what.find(" acc["), std::string::npos) << *no_chain;
 }
 
 // Two 2 KiB tensors used one after the other in each of two blocks, under a 3 KiB limit:
@@ -281,11 +200,12 @@ Params phases_inputs() {
 }
 
 // `text`'s outputs O1 and O2 against G1 and G2: the first failure, if any.
-std::optional<std::string> phases_failure(const std::string& text) {
+std::optional<SimFailure> phases_failure(const std::string& text) {
     const Params in = phases_inputs();
-    if (auto f = first_failure(text, in, "O1", *in.at("G1"), 200))
+    const auto p = parse(text);
+    if (auto f = first_failure(p, in, "O1", *in.at("G1"), 200))
         return f;
-    return first_failure(text, in, "O2", *in.at("G2"), 200);
+    return first_failure(p, in, "O2", *in.at("G2"), 200);
 }
 
 std::string allocated(const std::string& text) {
@@ -315,50 +235,13 @@ TEST(AllocSmemSim, TheWarEventAloneOrdersTheReuse) {
     EXPECT_FALSE(only_war) << *only_war;
     auto neither = phases_failure(without(text, " after [%e3, %e2]"));
     ASSERT_TRUE(neither);
-    EXPECT_NE(neither->find("shared memory"), std::string::npos) << *neither;
+    EXPECT_NE(neither->what.find("shared memory"), std::string::npos) << *neither;
 }
 
 // An example through the whole pipeline (depend ... alloc-smem), with K long enough that the
-// pipeline reuses every stage, against the program interpreter: "" when `seeds` simulated runs
-// on small-integer inputs race nowhere and match element for element.
+// pipeline reuses every stage, against the program interpreter (sim_test_util.h).
 std::string compiled_example_failure(const std::string& name, const Sizes& sizes, uint64_t seeds) {
-    std::ifstream in(std::string(KILN_SOURCE_DIR) + "/examples/" + name + ".kiln");
-    std::stringstream text;
-    text << in.rdbuf();
-    auto program = ir::parse_program(text.str(), name + ".kiln");
-    if (!program)
-        return program.error_text();
-    passes::CompileOptions options;
-    options.sizes = sizes;
-    auto compiled = passes::compile(*program, options);
-    auto resolved = resolve_sizes(*program, sizes);
-    if (!compiled || !resolved)
-        return compiled.error_text() + resolved.error_text();
-    InputOptions small;
-    small.fill = InputOptions::Fill::SmallIntegers;
-    for (uint64_t seed = 0; seed < seeds; ++seed) {
-        auto inputs = make_inputs(*program, *resolved, seed, small);
-        if (!inputs)
-            return inputs.error_text();
-        auto expected = run(*program, *resolved, *inputs);
-        if (!expected)
-            return expected.error_text();
-        Params params;
-        for (const auto& [tensor, t] : *inputs)
-            params[tensor] = std::make_shared<HostTensor>(t);
-        SimOptions o;
-        o.seed = seed;
-        o.reject_none = true;
-        auto report = simulate(compiled->program, params, o);
-        if (!report)
-            return report.error_text();
-        if (!report->races.empty())
-            return "seed " + std::to_string(seed) + ": " + report->races.front().what;
-        for (const auto& [tensor, want] : *expected)
-            if (exact_mismatches(*params.at(tensor), want))
-                return "seed " + std::to_string(seed) + ": " + tensor + " differs";
-    }
-    return "";
+    return lowered_mismatch("examples/" + name + ".kiln", sizes, "", seeds, /*reject_none=*/true);
 }
 
 TEST(PipelineSim, CompiledGemmExamplesMatchTheInterpreter) {

@@ -1,9 +1,14 @@
 #pragma once
 // Random mutations of valid source text for the parser fuzz tests: tokens deleted, duplicated,
-// swapped, punctuation or keywords inserted, bytes changed, text truncated.
+// swapped, punctuation or keywords inserted, bytes changed, text truncated; and the loop that
+// feeds them to a parser check.
+#include <gtest/gtest.h>
+
 #include <cctype>
 #include <cstdint>
 #include <cstdlib>
+#include <functional>
+#include <iostream>
 #include <random>
 #include <string>
 #include <utility>
@@ -35,11 +40,18 @@ inline std::pair<std::size_t, std::size_t> token_at(const std::string& s, std::s
     return {b, e};
 }
 
+// Brackets and separators of both languages, inserted at random besides each one's own.
+inline const std::vector<std::string> kSharedInserts = {"(", ")", "[", "]", "{", "}",
+                                                        ",", ":", "=", ";", ".", "@"};
+
 class Mutator {
 public:
-    // `inserts`: punctuation and keywords of the language under test, inserted at random.
-    Mutator(uint32_t seed, std::vector<std::string> inserts)
-        : rng_(seed), inserts_(std::move(inserts)) {}
+    // `inserts`: the punctuation and keywords of the language under test, inserted at random
+    // after kSharedInserts.
+    Mutator(uint32_t seed, const std::vector<std::string>& inserts)
+        : rng_(seed), inserts_(kSharedInserts) {
+        inserts_.insert(inserts_.end(), inserts.begin(), inserts.end());
+    }
 
     std::string mutate(std::string s) {
         int n = 1 + pick(3);
@@ -86,5 +98,32 @@ private:
         }
     }
 };
+
+// Feeds KILN_FUZZ_CASES (default 2000) mutations of `sources`, taken in turn, seeded by
+// KILN_FUZZ_SEED (default 1), to `check`, which returns whether the text parsed; stops at the
+// first case that fails the test and prints its input.
+inline void fuzz_parser(const std::vector<std::string>& sources,
+                        const std::vector<std::string>& inserts,
+                        const std::function<bool(const std::string&)>& check) {
+    long cases = env_or("KILN_FUZZ_CASES", 2000);
+    long seed = env_or("KILN_FUZZ_SEED", 1);
+    Mutator mutator(static_cast<uint32_t>(seed), inserts);
+    long parsed = 0;
+    for (long i = 0; i < cases; ++i) {
+        std::string text = mutator.mutate(sources[i % sources.size()]);
+        SCOPED_TRACE("case " + std::to_string(i) + " (seed " + std::to_string(seed) + ")");
+        parsed += check(text);
+        if (::testing::Test::HasFailure()) {
+            ADD_FAILURE() << "input:\n" << text;
+            return;
+        }
+    }
+    // Many mutations (a changed comment, a duplicated blank) keep the text valid: the accepting
+    // path must be exercised as well as the rejecting one.
+    std::cout << parsed << " of " << cases << " mutated inputs parsed\n";
+    if (cases >= 200) {
+        EXPECT_GT(parsed, 0);
+    }
+}
 
 } // namespace kiln::ir::testing

@@ -2,21 +2,12 @@
 // program whose `# CHECK:` lines must match the printed event IR in order) and every example.
 #include "check_lines.h"
 #include "ir/event_printer.h"
-#include "ir/event_verify.h"
-#include "passes/depend.h"
-#include "test_util.h"
+#include "lowering_test_util.h"
 
 #include <filesystem>
 
 namespace kiln::passes::testing {
 namespace {
-
-Result<event::EventProgram> lower(const ir::Program& p, const Sizes& sizes = {}) {
-    auto tree = instantiate(p, sizes);
-    if (!tree)
-        return tree.errors();
-    return depend(*tree, p, PassContext{});
-}
 
 // Each golden case must lower, verify, and match its CHECK lines in order.
 TEST(Depend, GoldenCases) {
@@ -26,9 +17,8 @@ TEST(Depend, GoldenCases) {
             continue;
         ++count;
         std::string text = read_text(f.path());
-        auto e = lower(parse(text, f.path().filename()));
+        auto e = lower_through(parse(text, f.path().filename()), "depend");
         ASSERT_TRUE(e.ok()) << f.path() << ": " << e.error_text();
-        EXPECT_EQ(format_diagnostics(event::verify_event_program(*e)), "") << f.path();
         std::string printed = event::print_event_program(*e);
         EXPECT_FALSE(kiln::testing::check_patterns(text).empty()) << f.path();
         EXPECT_EQ(kiln::testing::check_lines(text, printed), "") << f.path() << "\n" << printed;
@@ -57,35 +47,15 @@ mapping {
 }
 )",
                    "s.kiln");
-    auto e = lower(p);
+    auto e = lower_through(p, "depend");
     ASSERT_FALSE(e.ok());
     EXPECT_EQ(e.error_text(), "s.kiln:2:28: error: entry task main takes scalar parameter x; the "
                               "event IR has no run-time scalars to bind it to\n");
 }
 
+// Every example lowers to verified event IR (lowered_examples fails the test where one does not).
 TEST(Depend, EveryExampleLowers) {
-    int count = 0;
-    for (const auto& f : std::filesystem::directory_iterator(source_path("examples"))) {
-        if (f.path().extension() != ".kiln")
-            continue;
-        ++count;
-        auto p = parse(read_text(f.path()), f.path().filename());
-        auto e = lower(p);
-        ASSERT_TRUE(e.ok()) << f.path() << ": " << e.error_text();
-        EXPECT_EQ(format_diagnostics(event::verify_event_program(*e)), "") << f.path();
-    }
-    EXPECT_GE(count, 8);
-}
-
-// KILN_DUMP=file.kiln prints the lowered program (a debugging aid; skipped otherwise).
-TEST(Depend, Dump) {
-    const char* f = std::getenv("KILN_DUMP");
-    if (!f)
-        GTEST_SKIP();
-    auto p = parse(read_text(f), f);
-    auto e = lower(p);
-    ASSERT_TRUE(e.ok()) << e.error_text();
-    std::cout << event::print_event_program(*e);
+    EXPECT_GE(lowered_examples("depend").size(), 8u);
 }
 
 } // namespace
