@@ -5,13 +5,7 @@
 namespace kiln::event {
 namespace {
 
-// "a, b, c" from the printed elements of `items`.
-template <class T, class F> std::string join(const std::vector<T>& items, F print) {
-    std::string out;
-    for (std::size_t i = 0; i < items.size(); ++i)
-        out += (i ? ", " : "") + print(items[i]);
-    return out;
-}
+using ir::join;
 
 std::string exprs(const std::vector<ir::ExprPtr>& es) {
     return join(es, [](const ir::ExprPtr& e) { return ir::print_expr(e); });

@@ -5,14 +5,6 @@
 namespace kiln::ir {
 namespace {
 
-// "a, b, c" from the printed elements of `items`.
-template <class T, class F> std::string join(const std::vector<T>& items, F print) {
-    std::string out;
-    for (std::size_t i = 0; i < items.size(); ++i)
-        out += (i ? ", " : "") + print(items[i]);
-    return out;
-}
-
 std::string exprs(const std::vector<ExprPtr>& es) {
     return join(es, [](const ExprPtr& e) { return to_string(e); });
 }

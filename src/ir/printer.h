@@ -7,11 +7,20 @@
 #include "ir/program.h"
 
 #include <string>
+#include <vector>
 
 namespace kiln::ir {
 
 std::string print_program(const Program& p);
 std::string print_expr(const ExprPtr& e);
+
+// "a, b, c" from the printed elements of `items` (shared by the program and event printers).
+template <class T, class F> std::string join(const std::vector<T>& items, F print) {
+    std::string out;
+    for (std::size_t i = 0; i < items.size(); ++i)
+        out += (i ? ", " : "") + print(items[i]);
+    return out;
+}
 // One leaf-variant statement without indentation or newline: `mma(C, A, B)`. Shared with the
 // event IR printer, whose leaf definitions hold the same statements.
 std::string print_leaf_op(const LeafOp& op);

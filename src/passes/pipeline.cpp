@@ -68,15 +68,20 @@ const std::vector<std::string>& pass_names() {
     return names;
 }
 
+std::string pass_list() {
+    std::string list;
+    for (const auto& n : pass_names())
+        list += (list.empty() ? "" : ", ") + n;
+    return list;
+}
+
 Result<Compiled> compile(const ir::Program& program, const CompileOptions& options,
                          const PassContext& ctx) {
     const auto& names = pass_names();
     if (!options.stop_after.empty() &&
         std::find(names.begin(), names.end(), options.stop_after) == names.end()) {
-        std::string valid;
-        for (const auto& n : names)
-            valid += (valid.empty() ? "" : ", ") + n;
-        return Diagnostic{{}, "unknown pass '" + options.stop_after + "' (passes: " + valid + ")"};
+        return Diagnostic{
+            {}, "unknown pass '" + options.stop_after + "' (passes: " + pass_list() + ")"};
     }
     auto tree = instantiate(program, options.sizes, ctx.machine);
     if (!tree)

@@ -16,6 +16,8 @@ namespace kiln::passes {
 
 // The flags of the passes, in pipeline order.
 const std::vector<std::string>& pass_names();
+// "depend, vectorize, ...": the flags for messages that reject an unknown one.
+std::string pass_list();
 
 struct CompileOptions {
     Sizes sizes;            // problem-size overrides (--size)

@@ -36,10 +36,8 @@ void check_pass_names(const std::vector<std::string>& names) {
     const auto& valid = passes::pass_names();
     for (const auto& n : names)
         if (std::find(valid.begin(), valid.end(), n) == valid.end()) {
-            std::string list;
-            for (const auto& v : valid)
-                list += (list.empty() ? "" : ", ") + v;
-            fmt::print(stderr, "error: --print-after: unknown pass '{}' (passes: {})\n", n, list);
+            fmt::print(stderr, "error: --print-after: unknown pass '{}' (passes: {})\n", n,
+                       passes::pass_list());
             throw CLI::RuntimeError(kExitUsage);
         }
 }
