@@ -4,7 +4,7 @@
 // multiple of the warp size. Used to synchronize a subset of warps (one warpgroup, or the
 // consumers without the producer) without stalling the rest of the block.
 #pragma once
-#include <cstdint>
+#include "kiln/cstdint.cuh"
 
 namespace kiln::dev::named_barrier {
 

@@ -1,6 +1,6 @@
 // kiln::dev::cluster — thread-block-cluster rank and barrier (sm_90).
 #pragma once
-#include <cstdint>
+#include "kiln/cstdint.cuh"
 
 namespace kiln::dev::cluster {
 

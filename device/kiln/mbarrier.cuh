@@ -5,7 +5,7 @@
 // parity of the phase they expect to complete. `Pipeline` below wraps a ring of full/empty
 // barrier pairs with the (stage, phase) bookkeeping every producer/consumer loop needs.
 #pragma once
-#include <cstdint>
+#include "kiln/cstdint.cuh"
 #include <cuda/ptx>
 
 namespace kiln::dev::mbarrier {

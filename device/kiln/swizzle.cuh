@@ -5,7 +5,7 @@
 // `Bytes`). One place describes that permutation for all three users: TMA descriptors
 // (tensor_map_swizzle), wgmma descriptors (wgmma_layout_type) and ordinary ld/st (offset).
 #pragma once
-#include <cstdint>
+#include "kiln/cstdint.cuh"
 
 namespace kiln::dev::swizzle {
 

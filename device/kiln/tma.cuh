@@ -3,16 +3,24 @@
 // Host: make_tensor_map() encodes a CUtensorMap through the driver entry point obtained from the
 // runtime (no -lcuda needed). Device: load/store wrappers over cuda::ptx::cp_async_bulk_tensor.
 // Pass the map as a `const __grid_constant__ CUtensorMap` kernel parameter and take its address.
+// Under NVRTC (`__CUDACC_RTC__`) only the device side exists, with an opaque CUtensorMap.
 // TMA rules enforced by make_tensor_map(): base 16-byte aligned, strides multiples of 16 bytes,
 // box dims <= 256, inner box bytes <= swizzle span. Out-of-bounds box elements read as zero and
 // are not written by stores, which is how the GEMM predicates ragged M, N and K.
 #pragma once
-#include <cstdint>
-#include <cuda.h>
 #include <cuda/ptx>
+#include "kiln/cstdint.cuh"
 #include "kiln/swizzle.cuh"
 
-#if !defined(__CUDACC_RTC__)
+#if defined(__CUDACC_RTC__)
+// NVRTC cannot include <cuda.h> (a host header). Kernels only pass the map by value and take its
+// address, so an opaque type of the driver's size and alignment (cuda.h: 16 x u64, 64-aligned)
+// is all the device side needs; the host encodes the real one (cuTensorMapEncodeTiled).
+struct alignas(64) CUtensorMap {
+    unsigned long long opaque[16];
+};
+#else
+#include <cuda.h>
 #include <cuda_runtime.h>
 #include <cudaTypedefs.h>
 #endif

@@ -8,7 +8,7 @@
 // (see accumulator_row/col below). Order of use: fence() before the first mma that reads
 // registers written by ordinary code, mma()..., commit(), wait<N>() before reading D.
 #pragma once
-#include <cstdint>
+#include "kiln/cstdint.cuh"
 #include "kiln/swizzle.cuh"
 
 namespace kiln::dev::wgmma {

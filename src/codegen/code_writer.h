@@ -1,8 +1,17 @@
 #pragma once
 // Accumulates generated source with indentation, so lowering code reads as the code it writes.
 #include <string>
+#include <vector>
 
 namespace kiln::codegen {
+
+// "a<sep>b<sep>c": argument lists, initializers, extents in comments.
+inline std::string join(const std::vector<std::string>& xs, const std::string& sep) {
+    std::string out;
+    for (const auto& x : xs)
+        out += (out.empty() ? "" : sep) + x;
+    return out;
+}
 
 class CodeWriter {
 public:

@@ -75,7 +75,7 @@ void compile_program(const CompileOptions& o) {
         auto cuda = codegen::emit_cuda(compiled->program, emit);
         if (!cuda)
             fail(cuda.errors());
-        final_ir = *cuda;
+        final_ir = cuda->source;
     }
     if (!o.output.empty())
         write_output(o.output, final_ir);

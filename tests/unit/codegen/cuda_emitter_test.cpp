@@ -33,7 +33,7 @@ Lowered lower(const std::string& example, const passes::Sizes& sizes = {}) {
 std::string emit(const Lowered& l) {
     auto cuda = emit_cuda(l.program, l.options);
     EXPECT_TRUE(cuda.ok()) << cuda.error_text();
-    return cuda.ok() ? *cuda : "";
+    return cuda.ok() ? cuda->source : "";
 }
 
 #define EXPECT_HAS(text, line)                                                                     \
@@ -100,7 +100,7 @@ TEST(CudaEmitter, GemmStoreIsPredicatedAndWaitsForTheLoop) {
 
 TEST(CudaEmitter, PersistentGridIsRasterizedInGroupsOfRowTiles) {
     std::string cuda = emit(lower("gemm", {{"M", 4096}, {"N", 4096}, {"K", 4096}}));
-    EXPECT_HAS(cuda, "const int grid = kiln_gemm::kTiles < sms ? kiln_gemm::kTiles : sms;");
+    EXPECT_HAS(cuda, "const int grid = 512 < sms ? 512 : sms;");
     EXPECT_HAS(cuda, "const int group_first = in_plane / 128 * 8;");
     EXPECT_HAS(cuda, "const int group_rows = min(32 - group_first, 8);");
     EXPECT_HAS(cuda, "const int i = group_first + in_plane % 128 % group_rows;");
@@ -166,6 +166,66 @@ TEST(CudaEmitter, KernelWithoutWarpSpecializationIsRefused) {
     EXPECT_NE(cuda.error_text().find("cannot lower pfor %e0"), std::string::npos)
         << cuda.error_text();
     EXPECT_NE(cuda.error_text().find("warp-specialized kernels only"), std::string::npos);
+}
+
+TEST(LaunchSpec, DescribesWhatTheLauncherLaunches) {
+    Lowered l = lower("gemm");
+    auto generated = emit_cuda(l.program, l.options);
+    ASSERT_TRUE(generated.ok()) << generated.error_text();
+    const LaunchSpec& s = generated->spec;
+    EXPECT_EQ(s.program, "gemm");
+    ASSERT_EQ(s.params.size(), 3u);
+    EXPECT_EQ(s.params[0].name, "C");
+    EXPECT_EQ(s.params[0].privilege, ir::Privilege::Write);
+    EXPECT_EQ(s.params[1].shape, (std::vector<int64_t>{256, 192}));
+    EXPECT_EQ(s.sizes,
+              (std::vector<std::pair<std::string, int64_t>>{{"M", 256}, {"N", 512}, {"K", 192}}));
+    ASSERT_EQ(s.kernels.size(), 1u);
+    const KernelLaunch& k = s.kernels[0];
+    EXPECT_EQ(k.symbol, "gemm");
+    EXPECT_EQ(k.tiles, 4);
+    EXPECT_TRUE(k.persistent);
+    EXPECT_EQ(k.grid(132), 4);
+    EXPECT_EQ(k.threads, 384);
+    EXPECT_HAS(generated->source, "<<<grid, 384, " + std::to_string(k.smem_bytes) + ", stream>>>");
+    ASSERT_EQ(k.args.size(), 3u);
+    EXPECT_EQ(k.args[0].kind, SpecArg::Kind::Pointer);
+    EXPECT_EQ(k.args[1].kind, SpecArg::Kind::TensorMap);
+    EXPECT_EQ(k.args[1].map.dims, (std::vector<uint64_t>{192, 256}));
+    EXPECT_EQ(k.args[1].map.strides_bytes, (std::vector<uint64_t>{384}));
+    EXPECT_EQ(k.args[1].map.box, (std::vector<uint32_t>{64, 128}));
+    EXPECT_HAS(generated->source, "extern \"C\" __global__ void");
+    EXPECT_HAS(generated->source, "#if !defined(__CUDACC_RTC__)\n// Builds the TMA tensor maps");
+}
+
+TEST(LaunchSpec, JsonRoundTripsForTheGemmFamily) {
+    for (const char* example : {"gemm", "batched_gemm", "dual_gemm"}) {
+        Lowered l = lower(example);
+        auto generated = emit_cuda(l.program, l.options);
+        ASSERT_TRUE(generated.ok()) << generated.error_text();
+        auto back = launch_spec_from_json(to_json(generated->spec));
+        ASSERT_TRUE(back.ok()) << back.error_text();
+        EXPECT_EQ(*back, generated->spec) << example;
+    }
+}
+
+TEST(LaunchSpec, MalformedJsonIsADiagnostic) {
+    Lowered l = lower("gemm");
+    std::string good = to_json(emit_cuda(l.program, l.options)->spec);
+    auto expect_error = [](const std::string& text, const std::string& message) {
+        auto r = launch_spec_from_json(text);
+        ASSERT_FALSE(r.ok());
+        EXPECT_NE(r.error_text().find(message), std::string::npos) << r.error_text();
+    };
+    expect_error(good.substr(0, good.size() / 2), "launch spec: malformed JSON");
+    expect_error(R"({"program": "g", "params": [], "sizes": [], "kernels": []})",
+                 "launch spec: no kernels");
+    std::string bad_dtype = good;
+    bad_dtype.replace(bad_dtype.find("\"bf16\""), 6, "\"bf17\"");
+    expect_error(bad_dtype, "launch spec: unknown dtype 'bf17'");
+    std::string bad_arg = good;
+    bad_arg.replace(bad_arg.find("\"pointer\": 0"), 12, "\"pointer\": 7");
+    expect_error(bad_arg, "launch spec: argument names parameter 7 of 3");
 }
 
 } // namespace

@@ -1,0 +1,140 @@
+#include "codegen/launcher.h"
+
+#include "codegen/code_writer.h"
+
+namespace kiln::codegen {
+namespace {
+
+template <class T> std::vector<std::string> texts(const std::vector<T>& xs) {
+    std::vector<std::string> out;
+    for (const auto& x : xs)
+        out.push_back(std::to_string(x));
+    return out;
+}
+
+std::string tma_dtype(ir::DType t) {
+    switch (t) {
+    case ir::DType::BF16:
+        return "CU_TENSOR_MAP_DATA_TYPE_BFLOAT16";
+    case ir::DType::F16:
+        return "CU_TENSOR_MAP_DATA_TYPE_FLOAT16";
+    case ir::DType::F32:
+        return "CU_TENSOR_MAP_DATA_TYPE_FLOAT32";
+    default:
+        return "CU_TENSOR_MAP_DATA_TYPE_UINT8";
+    }
+}
+
+std::string swizzle_mode(int bytes) {
+    return bytes == 0 ? "kiln::dev::swizzle::Mode::None"
+                      : "kiln::dev::swizzle::Mode::B" + std::to_string(bytes);
+}
+
+bool written(const SpecParam& p) {
+    return p.privilege != ir::Privilege::Read;
+}
+
+// The launcher's variable for a tensor-map argument (the emitter makes one map per tensor).
+std::string map_name(const LaunchSpec& s, const SpecArg& a) {
+    return "tm_" + s.params[a.param].name;
+}
+
+void tensor_map(CodeWriter& w, const LaunchSpec& s, const SpecArg& a) {
+    const auto& m = a.map;
+    const std::string rank = std::to_string(m.dims.size());
+    w.line("CUtensorMap " + map_name(s, a) + ";");
+    w.open("");
+    w.line("// " + s.params[a.param].name + ": boxes of " + join(texts(m.box), " x ") +
+           " (innermost first), " +
+           (m.swizzle_bytes ? std::to_string(m.swizzle_bytes) + "B swizzle" : "no swizzle"));
+    w.line("const uint64_t dims[" + rank + "] = {" + join(texts(m.dims), ", ") + "};");
+    w.line("const uint64_t strides[" + std::to_string(m.strides_bytes.size()) + "] = {" +
+           join(texts(m.strides_bytes), ", ") + "};");
+    w.line("const uint32_t box[" + rank + "] = {" + join(texts(m.box), ", ") + "};");
+    w.line("if (!kiln::dev::tma::make_tensor_map<" + rank + ">(&" + map_name(s, a) + ", " +
+           tma_dtype(m.dtype) + ", " + s.params[a.param].name + ", dims, strides, box, " +
+           swizzle_mode(m.swizzle_bytes) + ")) return 2;");
+    w.close();
+}
+
+std::string pointer_arg(const SpecParam& p) {
+    return "static_cast<" + cuda_type(p.dtype) + "*>(" +
+           (written(p) ? p.name : "const_cast<void*>(" + p.name + ")") + ")";
+}
+
+void launch(CodeWriter& w, const LaunchSpec& s, const KernelLaunch& k) {
+    w.open("");
+    w.line("// kernel " + k.symbol + ": " + std::to_string(k.tiles) + " tiles" +
+           (k.persistent ? ", persistent (grid = min(tiles, SMs))" : "") + ", " +
+           std::to_string(k.threads) + " threads, " + std::to_string(k.smem_bytes) +
+           " B dynamic shared memory");
+    std::vector<std::string> args;
+    for (const auto& a : k.args) {
+        if (a.kind == SpecArg::Kind::TensorMap)
+            tensor_map(w, s, a);
+        args.push_back(a.kind == SpecArg::Kind::TensorMap ? map_name(s, a)
+                                                          : pointer_arg(s.params[a.param]));
+    }
+    const std::string tiles = std::to_string(k.tiles);
+    w.line(k.persistent ? "const int grid = " + tiles + " < sms ? " + tiles + " : sms;"
+                        : "const int grid = " + tiles + ";");
+    w.line("if (cudaFuncSetAttribute(" + k.symbol +
+           ", cudaFuncAttributeMaxDynamicSharedMemorySize, " + std::to_string(k.smem_bytes) +
+           ") != cudaSuccess) return 3;");
+    w.line(k.symbol + "<<<grid, " + std::to_string(k.threads) + ", " +
+           std::to_string(k.smem_bytes) + ", stream>>>(" + join(args, ", ") + ");");
+    w.line("if (cudaGetLastError() != cudaSuccess) return 3;");
+    w.close();
+}
+
+} // namespace
+
+std::string cuda_type(ir::DType t) {
+    switch (t) {
+    case ir::DType::BF16:
+        return "__nv_bfloat16";
+    case ir::DType::F16:
+        return "__half";
+    case ir::DType::F32:
+        return "float";
+    case ir::DType::I32:
+        return "int";
+    default:
+        return "";
+    }
+}
+
+std::string launcher_source(const LaunchSpec& s) {
+    std::vector<std::string> params, checks, kernels;
+    for (const auto& p : s.params)
+        params.push_back(std::string(written(p) ? "void* " : "const void* ") + p.name);
+    for (const auto& [n, v] : s.sizes) {
+        params.push_back("int " + n);
+        checks.push_back(n + " != " + std::to_string(v));
+    }
+    params.push_back("cudaStream_t stream");
+    for (const auto& k : s.kernels)
+        kernels.push_back(k.symbol);
+    CodeWriter w;
+    w.raw("#if !defined(__CUDACC_RTC__)");
+    w.line("// Builds the TMA tensor maps and launches " + join(kernels, ", then ") +
+           ". Returns 0, or 1: sizes other than the");
+    w.line("// compiled ones (recompile with `kiln compile --size`), 2: a tensor map was refused");
+    w.line("// (alignment), 3: a launch failed. Written from the launch spec (`kiln run --gpu` "
+           "launches from it).");
+    w.open("extern \"C\" int kiln_launch_" + s.program + "(" + join(params, ", ") + ")");
+    if (!checks.empty())
+        w.line("if (" + join(checks, " || ") + ") return 1;");
+    w.line("int device = 0, sms = 0;");
+    w.line("cudaGetDevice(&device);");
+    w.line("cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device);");
+    w.line("(void)sms;");
+    for (const auto& k : s.kernels)
+        launch(w, s, k);
+    w.line("return 0;");
+    w.close();
+    w.raw("#endif  // !__CUDACC_RTC__");
+    return w.text();
+}
+
+} // namespace kiln::codegen
