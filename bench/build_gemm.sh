@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # Builds build-gemm/libkiln_gemm.so (src/gemm + device/kiln headers) with nvcc, one process per
 # translation unit in parallel. Needs nvcc only (no GPU). Usage: bench/build_gemm.sh [outdir]
+# Incremental: a unit is rebuilt only when its key (its source, the headers, flags) changed, so a
+# build directory made here and carried to a GPU machine is reused there as is.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 OUT=${1:-build-gemm}
@@ -8,24 +10,48 @@ mkdir -p "$OUT"
 NVCC=${NVCC:-nvcc}
 FLAGS=(-std=c++20 -O3 -gencode=arch=compute_90a,code=sm_90a -Xcompiler -fPIC -Idevice -Iinclude
        -Xptxas -v)
-pids=()
 # Each sm90 unit is built once per operand order (KILN_SM90_MAJOR: 0 = A,B K-major, 1 = B
-# MN-major, 2 = A MN-major, 3 = both), as <unit>_m<order>.o, so the 24 heavy units run in parallel.
-SM90=(sm90_bf16_bf16 sm90_bf16_f16 sm90_bf16_f32 sm90_f16_bf16 sm90_f16_f16 sm90_f16_f32)
-TUS=(gemm special generic)
+# MN-major, 2 = A MN-major, 3 = both), as <unit>_m<order>.o, so the heavy units run in parallel.
+# 8-bit units take K-major operands only: built once.
+SM90=(sm90_bf16_bf16 sm90_bf16_f16 sm90_bf16_f32 sm90_f16_bf16 sm90_f16_f16 sm90_f16_f32
+      complex_sm90_bf16 complex_sm90_f16)
+TUS=(gemm special generic complex sm90_e4m3_bf16 sm90_e4m3_f16 sm90_e4m3_f32 sm90_e5m2_bf16
+     sm90_e5m2_f16 sm90_e5m2_f32)
 for tu in "${SM90[@]}"; do for m in 0 1 2 3; do TUS+=("${tu}_m$m"); done; done
+headers=$(cat $(find device/kiln include/kiln src/gemm -name '*.h' -o -name '*.cuh' -o -name '*.inc' | sort) \
+          | sha256sum | cut -c1-64)
+unit_key() {  # the unit's source, its -D, the headers and the flags
+    local src=$1 def=${2:-}
+    echo "$headers ${FLAGS[*]} $def $(sha256sum "src/gemm/$src.cu")" | sha256sum | cut -c1-64
+}
+split_unit() {  # <unit>_m<order> -> source name and -D
+    if [[ $1 == *_m? ]]; then echo "${1%_m?} -DKILN_SM90_MAJOR=${1: -1}"; else echo "$1"; fi
+}
+lib_key=$(for tu in "${TUS[@]}"; do unit_key $(split_unit "$tu"); done | sha256sum | cut -c1-64)
+# The library alone (no objects) is enough when every unit is unchanged: what travels to a GPU.
+if [ -f "$OUT/libkiln_gemm.so" ] && [ "$(cat "$OUT/lib.key" 2>/dev/null)" = "$lib_key" ]; then
+    echo "build_gemm: $OUT/libkiln_gemm.so (up to date)"; exit 0
+fi
+pids=(); built=0; rc=0
+JOBS=${JOBS:-$(nproc)}
 for tu in "${TUS[@]}"; do
-    src=$tu; def=()
-    if [[ $tu == *_m? ]]; then src=${tu%_m?}; def=(-DKILN_SM90_MAJOR=${tu: -1}); fi
-    "$NVCC" "${FLAGS[@]}" "${def[@]}" -c "src/gemm/$src.cu" -o "$OUT/$tu.o" >"$OUT/$tu.ptxas.log" 2>&1 &
-    pids+=($!)
+    read -r src def < <(split_unit "$tu")
+    def=(${def:-})
+    key=$(unit_key "$src" "${def[*]:-}")
+    if [ -f "$OUT/$tu.o" ] && [ "$(cat "$OUT/$tu.key" 2>/dev/null)" = "$key" ]; then continue; fi
+    rm -f "$OUT/$tu.key"
+    ( "$NVCC" "${FLAGS[@]}" "${def[@]}" -c "src/gemm/$src.cu" -o "$OUT/$tu.o" >"$OUT/$tu.ptxas.log" 2>&1 \
+      && echo "$key" > "$OUT/$tu.key" ) &
+    pids+=($!); built=$((built + 1))
+    # at most JOBS compiles at a time (default: one per core)
+    if [ ${#pids[@]} -ge "$JOBS" ]; then wait "${pids[0]}" || rc=1; pids=("${pids[@]:1}"); fi
 done
-rc=0
 for p in "${pids[@]}"; do wait "$p" || rc=1; done
 if [ $rc -ne 0 ]; then cat "$OUT"/*.ptxas.log | grep -v "^ptxas info" | head -50; exit 1; fi
 objs=(); for tu in "${TUS[@]}"; do objs+=("$OUT/$tu.o"); done
 "$NVCC" -shared -o "$OUT/libkiln_gemm.so" "${objs[@]}" -lcudart
+echo "$lib_key" > "$OUT/lib.key"
 if grep -h "spill" "$OUT"/*.ptxas.log | grep -qv " 0 bytes spill stores, 0 bytes spill loads"; then
     echo "build_gemm: local-memory spills:"; grep -h "spill" "$OUT"/*.ptxas.log | sort | uniq -c
 fi
-echo "build_gemm: $OUT/libkiln_gemm.so"
+echo "build_gemm: $OUT/libkiln_gemm.so ($built of ${#TUS[@]} units rebuilt)"

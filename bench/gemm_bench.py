@@ -1,7 +1,8 @@
 """kiln GEMM vs cuBLAS (torch.matmul / cuBLASLt fused epilogues), side by side in one process.
 bf16 in, fp32 accumulate, bf16 out; random data; triton.testing.do_bench medians (it flushes L2
 between reps). Prints a ratio table; writes JSON (GPU name, clocks, command) to --json.
-Usage: python3 bench/gemm_bench.py [--quick] [--json PATH]"""
+Sections: gemm (plain + fused), trans, diag, complex, gett, fp8; --only a,b runs some of them.
+Usage: python3 bench/gemm_bench.py [--quick] [--only SECTIONS] [--json PATH]"""
 import json
 import subprocess
 import sys
@@ -10,10 +11,18 @@ import torch
 from triton.testing import do_bench
 
 sys.path.insert(0, __file__.rsplit("/", 1)[0])
+import cublas_peers as cb  # noqa: E402
 import kiln_gemm as kg  # noqa: E402
 from gemm_bench_util import bench  # noqa: E402
 
 quick = "--quick" in sys.argv
+only = set(sys.argv[sys.argv.index("--only") + 1].split(",")) if "--only" in sys.argv else None
+
+
+def want(section):
+    return only is None or section in only
+
+
 json_path = sys.argv[sys.argv.index("--json") + 1] if "--json" in sys.argv else None
 torch.manual_seed(0)
 dev = "cuda"
@@ -39,7 +48,7 @@ llm = [("llama-qkv", 8192, 12288, 4096), ("llama-o", 8192, 4096, 4096),
 shapes = [(f"square-{s}", s, s, s) for s in squares] + llm
 
 rows = []
-for name, M, N, K in shapes:
+for name, M, N, K in (shapes if want("gemm") else []):
     a = torch.randn(M, K, device=dev, dtype=torch.bfloat16)
     w = torch.randn(N, K, device=dev, dtype=torch.bfloat16)
     out = torch.empty(M, N, device=dev, dtype=torch.bfloat16)
@@ -74,7 +83,7 @@ for name, M, N, K in shapes:
 
 # --- transposed operands (MN-major A and/or B on the TMA/wgmma path) vs cuBLAS on the same op ---
 kiln_nt = {r["M"]: r["kiln_ms"] for r in rows if r["kind"] == "gemm" and r["M"] == r["N"] == r["K"]}
-for n in ([4096] if quick else [2048, 4096, 8192]):
+for n in ([] if not want("trans") else [4096] if quick else [2048, 4096, 8192]):
     for ta, tb in (("N", "N"), ("T", "N"), ("T", "T")):
         a_st = torch.randn(n, n, device=dev, dtype=torch.bfloat16)  # M x K (N) or K x M (T)
         b_st = torch.randn(n, n, device=dev, dtype=torch.bfloat16)  # K x N (N) or N x K (T)
@@ -96,7 +105,7 @@ for n in ([4096] if quick else [2048, 4096, 8192]):
         del a_st, b_st, out
 
 # --- GemmKernels §5 variants (generic FPU kernel with layouts/predicates) ---
-for n in ([4096] if quick else [4096, 8192]):
+for n in ([] if not want("diag") else [4096] if quick else [4096, 8192]):
     d = torch.randn(n, device=dev, dtype=torch.bfloat16)
     b = torch.randn(n, n, device=dev, dtype=torch.bfloat16)
     dm = torch.diag(d)  # cuBLAS side: the diagonal matrix materialized beforehand (not timed)
@@ -114,7 +123,7 @@ for n in ([4096] if quick else [4096, 8192]):
     rows.append(dict(kind="diagonal-A tiled", shape=f"n={n}", M=n, N=n, K=n, path="generic",
                      rel_err=err, kiln_ms=t_g, cublas_ms=t_c, kiln_tflops=flop / t_g / 1e9,
                      cublas_tflops=flop / t_c / 1e9, ratio=t_c / t_g))
-if not quick:
+if not quick and want("complex"):
     for n in (2048, 4096):
         a = torch.randn(n, n, device=dev, dtype=torch.complex64)
         b = torch.randn(n, n, device=dev, dtype=torch.complex64)
@@ -133,7 +142,7 @@ if not quick:
 gett = [("abc = bda * dc", dict(a=64, b=32, c=2048, d=2048)),
         ("abc = acd * db", dict(a=32, b=2048, c=64, d=2048)),
         ("ab = acd * dcb", dict(a=2048, b=2048, c=32, d=64))]
-for spec, ext in (gett[:1] if quick else gett):
+for spec, ext in ([] if not want("gett") else gett[:1] if quick else gett):
     lhs, rhs = spec.replace(" ", "").split("=")
     sa, sb = rhs.split("*")
     A = torch.randn(*[ext[m] for m in sa], device=dev, dtype=torch.bfloat16)
@@ -155,6 +164,77 @@ for spec, ext in (gett[:1] if quick else gett):
                      ratio=t_c / t_k))
     del A, B, D
 
+# --- complex on the tensor cores: bf16 planes, fp32 accumulate, complex64 out ---
+# Peers, all cuBLAS on the same values (the bf16-rounded planes as complex64): cublasGemmEx with
+# CUDA_C_16BF inputs (probed: if cuBLAS has no such kernel, its status is recorded instead),
+# cublasGemmEx CUDA_C_32F with CUBLAS_COMPUTE_32F_FAST_16BF (tensor cores on bf16-rounded
+# inputs, fp32 accumulate: the same arithmetic as kiln's), cublasCgemm (torch complex64 matmul,
+# fp32 FFMA) and cublasCgemm3m. TFLOP/s count 8 n^3 real FLOP for every side.
+complex_peer_status = {}
+for n in ([] if not want("complex") else [4096] if quick else [2048, 4096, 8192]):
+    ar, ai, br, bi = (torch.randn(n, n, device=dev, dtype=torch.bfloat16) for _ in range(4))
+    a64 = torch.complex(ar.float(), ai.float())
+    b64 = torch.complex(br.float(), bi.float())
+    out = torch.empty(n, n, device=dev, dtype=torch.complex64)
+    run = lambda: kg.cgemm_planar("N", "N", n, n, n, ar, ai, n, br, bi, n, out, n)  # noqa: E731
+    st, path = run()
+    assert st == "success", st
+    ref = a64 @ b64
+    err = ((out - ref).abs().norm() / ref.abs().norm()).item()
+    flop = 8.0 * n ** 3
+    t_k = bench(run)
+    peer_out = torch.empty_like(out)
+    peers = {"cgemm (c64 FFMA)": lambda: torch.matmul(a64, b64, out=peer_out),
+             "cgemm3m": lambda: cb.cgemm3m(a64, b64, peer_out),
+             "gemmEx C_32F FAST_16BF": lambda: cb.gemm_ex_c32(a64, b64, peer_out,
+                                                             cb.COMPUTE_32F_FAST_16BF)}
+    a16 = torch.stack([ar, ai], -1)
+    b16 = torch.stack([br, bi], -1)
+    st16 = cb.gemm_ex_c16(a16, b16, peer_out, cb.CUDA_C_16BF)
+    torch.cuda.synchronize()
+    complex_peer_status["gemmEx C_16BF in / C_32F out / COMPUTE_32F"] = st16
+    if st16 == 0:
+        peers["gemmEx C_16BF"] = lambda: cb.gemm_ex_c16(a16, b16, peer_out, cb.CUDA_C_16BF)
+    for peer, fn in peers.items():
+        if n == 8192 and peer.startswith("cgemm"):
+            continue  # FFMA peers take ~0.1 s a call at 8192: measured at 2048 and 4096
+        status = fn()  # cuBLAS status from the ctypes peers, a tensor from torch
+        assert not isinstance(status, int) or status == 0, (peer, status)
+        torch.cuda.synchronize()
+        perr = ((peer_out - ref).abs().norm() / ref.abs().norm()).item()
+        t_c = bench(fn)
+        rows.append(dict(kind="complex bf16 planes", shape=f"{n}^3", M=n, N=n, K=n, path=path,
+                         peer=peer, rel_err=err, peer_rel_err=perr, kiln_ms=t_k, cublas_ms=t_c,
+                         kiln_tflops=flop / t_k / 1e9, cublas_tflops=flop / t_c / 1e9,
+                         ratio=t_c / t_k))
+    del ar, ai, br, bi, a64, b64, out, peer_out, a16, b16
+
+# --- fp8 (e4m3 in, fp32 accumulate, bf16 out) vs cuBLASLt through torch._scaled_mm ---
+for n in ([] if not want("fp8") else [4096, 8192] if quick else [4096, 6144, 8192]):
+    a = (torch.randn(n, n, device=dev) / 4).to(torch.float8_e4m3fn)
+    w = (torch.randn(n, n, device=dev) / 4).to(torch.float8_e4m3fn)  # N x K: B = w^T, K-major
+    out = torch.empty(n, n, device=dev, dtype=torch.bfloat16)
+    one = torch.ones((), device=dev)
+    st, path = kg.linear(a, w, out)
+    assert st == "success", st
+    ref = a.float() @ w.float().t()
+    err = ((out.float() - ref).norm() / ref.norm()).item()
+    t_k = bench(lambda: kg.linear(a, w, out))
+    flop = 2.0 * n ** 3
+    # fast_accum=True: cuBLASLt keeps the tensor core's own accumulation, as kiln does (no
+    # periodic promotion to a separate fp32 sum); the default (False) promotes and is reported too.
+    for fast in (True, False):
+        lt = lambda: torch._scaled_mm(a, w.t(), scale_a=one, scale_b=one,  # noqa: E731
+                                      out_dtype=torch.bfloat16, use_fast_accum=fast)
+        perr = ((lt().float() - ref).norm() / ref.norm()).item()
+        t_c = bench(lt)
+        rows.append(dict(kind="fp8 e4m3", shape=f"square-{n}", M=n, N=n, K=n, path=path,
+                         peer=f"torch._scaled_mm fast_accum={fast} (cuBLASLt)", rel_err=err,
+                         peer_rel_err=perr, kiln_ms=t_k, cublas_ms=t_c,
+                         kiln_tflops=flop / t_k / 1e9, cublas_tflops=flop / t_c / 1e9,
+                         ratio=t_c / t_k))
+    del a, w, out
+
 gpu = dict(name=torch.cuda.get_device_name(), sms=torch.cuda.get_device_properties(0).multi_processor_count,
            clocks_sm_mem=smi("clocks.sm,clocks.mem"), max_clocks=smi("clocks.max.sm,clocks.max.mem"),
            driver=smi("driver_version"), torch=torch.__version__)
@@ -162,11 +242,15 @@ print(f"\nGPU: {gpu}")
 print("times: CUDA-graph replay medians (eager = single calls via do_bench, incl. host overhead)")
 print(f"{'kind':18s} {'shape':14s} {'M':>6s} {'N':>6s} {'K':>6s} {'path':7s} "
       f"{'kiln TF/s':>9s} {'cuBLAS TF/s':>11s} {'ratio':>6s} {'eager':>6s} {'err':>8s}")
+if complex_peer_status:
+    print(f"cuBLAS 16-bit complex probe (cublasStatus_t, 0 = supported): {complex_peer_status}")
 for r in rows:
     eg = f"{r['eager_ratio']:6.3f}" if "eager_ratio" in r else (
         f"nt{r['vs_kiln_nt']:4.2f}" if r.get("vs_kiln_nt") else "     -")
     print(f"{r['kind']:18s} {r['shape']:14s} {r['M']:6d} {r['N']:6d} {r['K']:6d} {r['path']:7s} "
-          f"{r['kiln_tflops']:9.1f} {r['cublas_tflops']:11.1f} {r['ratio']:6.3f} {eg} {r['rel_err']:8.1e}")
+          f"{r['kiln_tflops']:9.1f} {r['cublas_tflops']:11.1f} {r['ratio']:6.3f} {eg} {r['rel_err']:8.1e}"
+          + (f"  vs {r['peer']} (err {r['peer_rel_err']:.1e})" if "peer" in r else ""))
 if json_path:
     with open(json_path, "w") as f:
-        json.dump(dict(gpu=gpu, command=" ".join(sys.argv), rows=rows), f, indent=1)
+        json.dump(dict(gpu=gpu, command=" ".join(sys.argv), rows=rows,
+                       complex_peer_status=complex_peer_status), f, indent=1)

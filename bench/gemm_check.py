@@ -240,5 +240,168 @@ def case_special():
 
 
 case_special()
+
+
+def planes(rows, cols, dt, offset=0, batch=0):
+    """A random complex matrix as (re, im) planes of dtype dt (stored rows x cols), optionally
+    starting `offset` elements into a buffer (misaligned)."""
+    shp = (batch,) if batch else ()
+    out = []
+    for _ in range(2):
+        x = torch.randn(*shp, rows, cols, device=dev).to(dt)
+        if offset:
+            buf = torch.empty(x.numel() + offset, device=dev, dtype=dt)
+            buf[offset:] = x.flatten()
+            x = buf[offset:].view(x.shape)
+        out.append(x)
+    return out
+
+
+def case_complex(M, N, K, ta="N", tb="N", in_dt=torch.bfloat16, out="c64", batch=0, offset=0,
+                 path="auto", want="tma"):
+    """cgemm_planar vs a complex128 reference. out: "c64" (interleaved fp32 = complex64),
+    "bf16"/"f16" (interleaved 16-bit pairs) or "split-<f32|bf16|f16>" (two planes)."""
+    ar, ai = planes(M if ta == "N" else K, K if ta == "N" else M, in_dt, offset, batch)
+    br, bi = planes(K if tb == "N" else N, N if tb == "N" else K, in_dt, 0, batch)
+    shp = (batch,) if batch else ()
+    odt = {"f32": torch.float32, "bf16": torch.bfloat16, "f16": torch.float16}
+    if out == "c64":
+        c = torch.full((*shp, M, N), complex(float("nan"), 0), device=dev, dtype=torch.complex64)
+        get, odt_c = (lambda: c.to(torch.complex128)), torch.float32
+    elif out.startswith("split-"):
+        odt_c = odt[out[6:]]
+        c = (torch.full((*shp, M, N), float("nan"), device=dev, dtype=odt_c),
+             torch.full((*shp, M, N), float("nan"), device=dev, dtype=odt_c))
+        get = lambda: torch.complex(c[0].double(), c[1].double())  # noqa: E731
+    else:
+        odt_c = odt[out]
+        c = torch.full((*shp, M, N, 2), float("nan"), device=dev, dtype=odt_c)
+        get = lambda: torch.complex(c[..., 0].double(), c[..., 1].double())  # noqa: E731
+    st, taken = kg.cgemm_planar(ta, tb, M, N, K, ar, ai, ar.stride(-2), br, bi, br.stride(-2), c,
+                                N, batch=batch or 1, sa=ar.stride(0) if batch else 0,
+                                sb=br.stride(0) if batch else 0, sc=M * N if batch else 0,
+                                path=path)
+    torch.cuda.synchronize()
+    A = torch.complex(ar.double(), ai.double())
+    B = torch.complex(br.double(), bi.double())
+    A = A if ta == "N" else A.transpose(-1, -2)
+    B = B if tb == "N" else B.transpose(-1, -2)
+    ref = A @ B
+    got = get()
+    err = math.inf if not torch.isfinite(torch.view_as_real(got)).all() else \
+        ((got - ref).abs().norm() / ref.abs().norm()).item()
+    tol = TOL[odt_c] if odt_c != torch.float32 else 2e-5 * math.sqrt(K) + 1e-5
+    report(f"complex planar {ta}{tb} {M}x{N}x{K}{' b'+str(batch) if batch else ''} "
+           f"{str(in_dt)[6:]}->{out} offset={offset} [{path}]", err, tol, st, taken, want)
+
+
+def case_complex_errors():
+    global fails
+    x = torch.randn(64, 64, device=dev).bfloat16()
+    c = torch.empty(64, 64, device=dev, dtype=torch.complex64)
+    f = torch.randn(64, 64, device=dev)
+    xo = torch.empty(64 * 64 + 1, device=dev).bfloat16()[1:].view(64, 64)  # misaligned
+    checks = [
+        ("complex lda < K", kg.cgemm_planar("N", "N", 64, 64, 64, x, x, 32, x, x, 64, c, 64)[0],
+         "bad leading dimension"),
+        ("complex f32 planes", kg.cgemm_planar("N", "N", 64, 64, 64, f, f, 64, f, f, 64, c, 64)[0],
+         "unsupported data type"),
+        ("complex forced tma, misaligned plane",
+         kg.cgemm_planar("N", "N", 64, 64, 64, x, xo, 64, x, x, 64, c, 64, path="tma")[0],
+         "path unavailable"),
+    ]
+    for name, got, want in checks:
+        ok = got == want
+        fails += not ok
+        print(f"{'PASS' if ok else 'FAIL'} error value: {name:40s} got '{got}' want '{want}'")
+
+
+# complex on the tensor cores: tile multiples, ragged sizes, every operand order and output form
+case_complex(256, 256, 128)
+case_complex(1024, 2048, 512)  # 2-CTA clusters, many tiles
+for ta in "NT":
+    for tb in "NT":
+        case_complex(200, 328, 104, ta, tb)  # ragged M, N and K
+case_complex(129, 264, 72, out="bf16")
+case_complex(129, 264, 72, in_dt=torch.float16, out="split-f32")
+case_complex(304, 136, 520, in_dt=torch.float16, out="split-f16", ta="T")
+case_complex(136, 200, 64, out="split-bf16", tb="T")
+case_complex(77, 8, 8)
+case_complex(200, 300, 128, tb="T", batch=3)
+case_complex(130, 250, 30, want="generic")  # lda = 30: TMA stride rule fails
+case_complex(130, 250, 96, offset=1, want="generic")
+case_complex(130, 250, 96, path="generic", out="split-bf16", want="generic")
+case_complex_errors()
+
+F8 = {"e4m3": torch.float8_e4m3fn, "e5m2": torch.float8_e5m2}
+
+
+def case_fp8(M, N, K, kind="e4m3", out_dt=torch.bfloat16, ta="N", tb="T", alpha=1.0, beta=0.0,
+             act=None, bias_mode=None, batch=0, path="auto", want="tma"):
+    """fp8 A and B (scaled by 1/4 so e4m3 keeps its precision), fp32 accumulate; reference on
+    the dequantized inputs. alpha stands for a folded per-tensor scale."""
+    shp = (batch,) if batch else ()
+    dt = F8[kind]
+    a_log = (torch.randn(*shp, M, K, device=dev) / 4).to(dt)
+    b_log = (torch.randn(*shp, K, N, device=dev) / 4).to(dt)
+    a_st = a_log if ta == "N" else a_log.transpose(-1, -2).contiguous()
+    b_st = b_log if tb == "N" else b_log.transpose(-1, -2).contiguous()
+    c = torch.randn(*shp, M, N, device=dev).to(out_dt)
+    c0 = c.double().clone()
+    if beta == 0.0:
+        c.fill_(float("nan"))
+    bias = torch.randn(*shp, N if bias_mode == "col" else M, device=dev) if bias_mode else None
+    st, taken = kg.gemm_raw(ta, tb, M, N, K, alpha, a_st, a_st.stride(-2), b_st,
+                            b_st.stride(-2), beta, c, N, act=act, bias=bias,
+                            bias_mode=bias_mode, batch=batch or 1,
+                            sa=a_st.stride(0) if batch else 0, sb=b_st.stride(0) if batch else 0,
+                            sc=c.stride(0) if batch else 0, path=path,
+                            sbias=bias.stride(0) if batch and bias is not None else 0)
+    torch.cuda.synchronize()
+    ref = alpha * (a_log.float().double() @ b_log.float().double()) + beta * c0
+    if bias is not None:
+        ref = ref + (bias.double().unsqueeze(-1) if bias_mode == "row" else bias.double().unsqueeze(-2))
+    ref = act_ref(ref, act)
+    # fp32 output: Hopper's fp8 wgmma adds products in reduced precision (not IEEE fp32 FMA),
+    # so the bound is looser than the 16-bit path's.
+    tol = TOL[out_dt] if out_dt != torch.float32 else 1e-3
+    report(f"fp8 {kind} {ta}{tb} {M}x{N}x{K}{' b'+str(batch) if batch else ''} ->"
+           f"{str(out_dt)[6:]} a={alpha} b={beta} {act or ''} {bias_mode or ''} [{path}]",
+           rel(c, ref), tol, st, taken, want)
+
+
+def case_fp8_errors():
+    global fails
+    a = torch.randn(64, 64, device=dev).to(torch.float8_e4m3fn)
+    c = torch.empty(64, 64, device=dev).bfloat16()
+    checks = [
+        ("fp8 forced tma, B MN-major (NN)",
+         kg.gemm_raw("N", "N", 64, 64, 64, 1, a, 64, a, 64, 0, c, 64, path="tma")[0],
+         "path unavailable"),
+        ("fp8 forced tma, lda % 16 != 0",
+         kg.gemm_raw("N", "T", 64, 64, 40, 1, a, 40, a, 40, 0, c, 64, path="tma")[0],
+         "path unavailable"),
+    ]
+    for name, got, want in checks:
+        ok = got == want
+        fails += not ok
+        print(f"{'PASS' if ok else 'FAIL'} error value: {name:40s} got '{got}' want '{want}'")
+
+
+# fp8 (QGMMA) on the sm90 kernel: K-major A (Op::N) and B (Op::T)
+case_fp8(256, 512, 256)
+case_fp8(1024, 1024, 1024, out_dt=torch.float32)
+case_fp8(129, 257, 528)  # ragged M, N; K a multiple of 16 but not of the 128-deep k-block
+case_fp8(4095, 4097, 528, kind="e5m2")
+case_fp8(333, 1000, 1040, kind="e5m2", out_dt=torch.float32)
+case_fp8(600, 900, 512, out_dt=torch.float16, alpha=0.25)
+case_fp8(700, 1100, 384, alpha=0.5, act="relu", bias_mode="col")
+case_fp8(600, 900, 512, out_dt=torch.float32, alpha=2.0, beta=0.5, act="gelu", bias_mode="row")
+case_fp8(1100, 2048, 256, batch=3)
+case_fp8(130, 250, 96, tb="N", want="generic")  # B MN-major: no 8-bit transpose -> generic
+case_fp8(130, 250, 96, ta="T", kind="e5m2", want="generic")
+case_fp8(130, 250, 40, want="generic")  # lda = 40 bytes: TMA stride rule fails
+case_fp8(130, 250, 96, path="generic", want="generic")
+case_fp8_errors()
 print(f"gemm_check: {fails} failure(s)")
 sys.exit(1 if fails else 0)

@@ -1,25 +1,43 @@
 #!/usr/bin/env bash
 # One entry point for the GEMM library on a fresh GPU machine: build, SASS checks, device-library
 # unit tests, GEMM correctness (float64 reference), compute-sanitizer at small sizes, then the
-# kiln-vs-cuBLAS ratio table. Usage: bench/gpu.sh [--quick]   (results: $OUT or bench/results)
+# kiln-vs-cuBLAS ratio table. Usage: bench/gpu.sh [--quick] [--only SECTIONS]
+# (results: $OUT or bench/results; SECTIONS: gemm_bench.py's, e.g. complex,fp8). The build goes to
+# $KILN_GEMM_BUILD (default build-gemm); one made elsewhere by bench/build_gemm.sh (the library
+# and lib.key suffice) is reused when its sources are unchanged.
 set -uo pipefail
 cd "$(dirname "$0")/.."
-QUICK=${1:-}
+QUICK=""; ONLY=()
+while [ $# -gt 0 ]; do
+    case $1 in
+    --quick) QUICK=--quick ;;
+    --only) ONLY=(--only "$2"); shift ;;
+    *) echo "usage: bench/gpu.sh [--quick] [--only SECTIONS]"; exit 2 ;;
+    esac
+    shift
+done
 RES=${OUT:-bench/results}
 mkdir -p "$RES"
-export PYTHONUNBUFFERED=1 KILN_GEMM_LIB=build-gemm/libkiln_gemm.so
+B=${KILN_GEMM_BUILD:-build-gemm}
+export PYTHONUNBUFFERED=1 KILN_GEMM_LIB=$B/libkiln_gemm.so
 nvidia-smi --query-gpu=name,clocks.sm,clocks.max.sm,clocks.mem,driver_version --format=csv
 t0=$(date +%s)
-bench/build_gemm.sh build-gemm || exit 1
-nvcc -std=c++20 -gencode=arch=compute_90a,code=sm_90a -Idevice tests/gpu/test_device_lib.cu \
-    -o build-gemm/test_device_lib || exit 1
+bench/build_gemm.sh "$B" || exit 1
+key=$(cat tests/gpu/test_device_lib.cu device/kiln/*.cuh device/kiln/*.inc | sha256sum)
+if [ "$(cat "$B/test_device_lib.key" 2>/dev/null)" != "$key" ]; then
+    nvcc -std=c++20 -gencode=arch=compute_90a,code=sm_90a -Idevice tests/gpu/test_device_lib.cu \
+        -o "$B/test_device_lib" || exit 1
+    echo "$key" > "$B/test_device_lib.key"
+fi
 echo "build: $(( $(date +%s) - t0 )) s"
-for o in sm90_bf16_bf16_m0 sm90_bf16_bf16_m3 sm90_f16_f32_m0; do
-    cuobjdump -sass build-gemm/$o.o > build-gemm/$o.sass
-    echo "SASS $o: HGMMA=$(grep -c HGMMA build-gemm/$o.sass) LDL/STL=$(grep -cE '\b(LDL|STL)\b' build-gemm/$o.sass)"
-done
+# Per kernel: tensor-core instructions (HGMMA: 16-bit, QGMMA: 8-bit) and local memory.
+cuobjdump -sass "$B/libkiln_gemm.so" | awk '
+    /Function :/ { fn = $3; n++ }
+    /HGMMA/ { h[fn] = 1 } /QGMMA/ { q[fn] = 1 } /[^A-Z](LDL|STL)[ .]/ { l[fn] = 1 }
+    END { for (f in h) nh++; for (f in q) nq++; for (f in l) { nl++; if (nl <= 3) ex = ex " " f }
+          printf "SASS: %d kernels, %d with HGMMA, %d with QGMMA, %d with LDL/STL%s\n", n, nh, nq, nl, ex }'
 fail=0
-timeout 60 build-gemm/test_device_lib || fail=1
+timeout 60 "$B/test_device_lib" || fail=1
 timeout 300 python3 bench/gemm_check.py $QUICK > "$RES/gemm_check.log" 2>&1 || fail=1
 grep -v "^PASS" "$RES/gemm_check.log"
 if [ -z "$QUICK" ]; then
@@ -27,5 +45,5 @@ if [ -z "$QUICK" ]; then
         > "$RES/sanitizer.log" 2>&1 && echo "compute-sanitizer memcheck: clean" \
         || { echo "compute-sanitizer memcheck: FAILED"; tail -20 "$RES/sanitizer.log"; fail=1; }
 fi
-timeout 400 python3 bench/gemm_bench.py $QUICK --json "$RES/gemm_bench.json"
+timeout 400 python3 bench/gemm_bench.py $QUICK "${ONLY[@]}" --json "$RES/gemm_bench.json"
 exit $fail

@@ -106,3 +106,28 @@ def contract(spec, extents, a, b, out, path="auto", with_path=False):
     if with_path:
         return STATUS[st], ["auto", "tma", "generic"][taken.value] if taken.value >= 0 else None
     return STATUS[st]
+
+
+def cgemm_planar(ta, tb, M, N, K, a_re, a_im, lda, b_re, b_im, ldb, out, ldc, batch=1, sa=0,
+                 sb=0, sc=0, path="auto"):
+    """Split-complex GEMM (kiln::gemm::cgemm_planar): A and B as bf16/f16 planes (stored as op
+    says, like gemm_raw), out = a complex64 tensor (interleaved fp32), a (..., 2) 16-bit tensor
+    (interleaved 16-bit parts) or a (re, im) pair of real tensors (split planes). ldc and sc in
+    complex elements. Returns (status, path taken)."""
+    f = lib().kiln_cgemm_planar
+    i, i64, p = ctypes.c_int, ctypes.c_int64, ctypes.c_void_p
+    f.argtypes = [i, i, i, i, i, p, p, i64, p, p, i64, p, p, i64, i, i, i, i64, i64, i64, p, i,
+                  ctypes.POINTER(i)]
+    f.restype = i
+    if isinstance(out, tuple):
+        c_re, c_im = out
+        c_type, c_im_ptr = DT[c_re.dtype], c_im.data_ptr()
+    else:
+        c_re, c_im_ptr = out, None
+        c_type = DT[torch.float32] if out.dtype == torch.complex64 else DT[out.dtype]
+    taken = ctypes.c_int(-1)
+    st = f(int(ta == "T"), int(tb == "T"), M, N, K, a_re.data_ptr(), a_im.data_ptr(), lda,
+           b_re.data_ptr(), b_im.data_ptr(), ldb, c_re.data_ptr(), c_im_ptr, ldc,
+           DT[a_re.dtype], c_type, batch, sa, sb, sc, torch.cuda.current_stream().cuda_stream,
+           PATH[path], ctypes.byref(taken))
+    return STATUS[st], ["auto", "tma", "generic"][taken.value] if taken.value >= 0 else None

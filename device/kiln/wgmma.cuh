@@ -1,8 +1,9 @@
 // kiln::dev::wgmma — warpgroup MMA (sm_90a): smem descriptors, issue, commit, wait.
 //
-// One warpgroup (4 consecutive warps starting at a warp index divisible by 4) issues
-// m64nNk16 with A and B in shared memory (described by 64-bit descriptors) and D (fp32) in
-// registers: thread t of the warpgroup holds, for j in [0, N/8), the elements
+// One warpgroup (4 consecutive warps starting at a warp index divisible by 4) issues m64nNkK
+// (K = 16 for bf16/f16, 32 for the 8-bit e4m3/e5m2) with A and B in shared memory (described by
+// 64-bit descriptors) and D (fp32) in registers: thread t of the warpgroup holds, for j in
+// [0, N/8), the elements
 //   d[4j+0..1] = D[16*(t/32) + (t%32)/4    ][8j + 2*(t%4) + {0,1}]
 //   d[4j+2..3] = D[16*(t/32) + (t%32)/4 + 8][8j + 2*(t%4) + {0,1}]
 // (see accumulator_row/col below). Order of use: fence() before the first mma that reads
@@ -13,7 +14,12 @@
 
 namespace kiln::dev::wgmma {
 
-enum class DType { BF16, F16 };
+enum class DType { BF16, F16, E4M3, E5M2 };
+
+/// K of one instruction: 16 for 16-bit inputs, 32 for 8-bit ones. Either way one k-step is 32
+/// bytes of a K-major row, so a K-major descriptor advances by 32 bytes per instruction.
+template <DType T>
+inline constexpr int k_per_mma = (T == DType::E4M3 || T == DType::E5M2) ? 32 : 16;
 
 /// Shared-memory matrix descriptor. For K-major operands with a swizzled layout, `sbo` is the
 /// byte distance between consecutive 8-row groups (8 * swizzle row bytes for dense tiles) and
@@ -39,17 +45,21 @@ __device__ __forceinline__ uint64_t advance(uint64_t desc, uint32_t bytes) {
 
 template <int N, DType T>
 struct MmaSS {
-    static_assert(N < 0, "wgmma m64nNk16: N must be one of 8,16,32,64,96,128,192,256");
+    static_assert(N < 0, "wgmma m64nNkK: N must be one of 8,16,32,64,96,128,192,256");
 };
 #include "kiln/wgmma_ops.inc"
 
-/// D(64xN, fp32) (+)= A(64x16) * B(16xN). scale_d = 0 overwrites D, 1 accumulates.
-/// TransA/TransB = 1 select MN-major (transposed) smem operands (16-bit types only).
-template <int N, DType T, int TransA = 0, int TransB = 0>
+/// D(64xN, fp32) (+)= (ScaleA*A)(64xK) * (ScaleB*B)(KxN), K = k_per_mma<T>. scale_d = 0
+/// overwrites D, 1 accumulates. TransA/TransB = 1 select MN-major (transposed) smem operands
+/// (16-bit types only). ScaleA/ScaleB = -1 negate A or B inside the instruction (no extra work:
+/// complex products subtract Ai*Bi this way).
+template <int N, DType T, int TransA = 0, int TransB = 0, int ScaleA = 1, int ScaleB = 1>
 __device__ __forceinline__ void mma(float (&d)[N / 2], uint64_t desc_a, uint64_t desc_b,
                                     int scale_d) {
     static_assert(N % 8 == 0 && N >= 8 && N <= 256, "wgmma N must be a multiple of 8 in [8,256]");
-    MmaSS<N, T>::template run<TransA, TransB>(d, desc_a, desc_b, scale_d);
+    static_assert((ScaleA == 1 || ScaleA == -1) && (ScaleB == 1 || ScaleB == -1),
+                  "wgmma imm-scale-a/b are +1 or -1");
+    MmaSS<N, T>::template run<TransA, TransB, ScaleA, ScaleB>(d, desc_a, desc_b, scale_d);
 }
 
 /// Orders register/shared accesses before the first wgmma of a batch.

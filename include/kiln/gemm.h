@@ -10,10 +10,14 @@
 // Strided batches: options.batch > 1 with element strides stride_a / stride_b / stride_c.
 //
 // Paths (options.path_taken reports which one ran):
-//   Sm90Tma — warp-specialized persistent TMA + wgmma kernel; needs A, B in {bf16, f16} (same
-//             type), 16-byte aligned A/B, lda, ldb (and batch strides) multiples of 8 elements.
-//             Any transA/transB: K-major operands (A with Op::N, B with Op::T) and MN-major ones
-//             (A with Op::T, B with Op::N) are both read by TMA and fed to wgmma directly.
+//   Sm90Tma — warp-specialized persistent TMA + wgmma kernel; needs A, B in {bf16, f16, f8e4m3,
+//             f8e5m2} (same type), 16-byte aligned A/B, lda, ldb (and batch strides) multiples
+//             of 16 bytes (8 16-bit / 16 8-bit elements). 16-bit inputs: any transA/transB —
+//             K-major operands (A with Op::N, B with Op::T) and MN-major ones (A with Op::T, B
+//             with Op::N) are both read by TMA and fed to wgmma directly. 8-bit inputs: K-major
+//             only (Op::N, Op::T: wgmma cannot transpose 8-bit operands); other orders run on
+//             Generic (or return PathUnavailable when options.path forces Sm90Tma).
+//             fp8 per-tensor scales: pass alpha = scale_a * scale_b (D = alpha * A*B + ...).
 //   Generic — FPU kernel with no alignment/stride rules; all dtypes and transpositions.
 // Auto picks Sm90Tma when its rules hold, else Generic (e.g. misaligned pointers).
 #pragma once
@@ -75,6 +79,32 @@ Status gemm_diagonal_a(int n, int N, const void* d, const void* B, int64_t ldb, 
 /// C = op(A) * op(B), row-major like gemmEx (Op::T is a plain transpose, no conjugate).
 Status cgemm(Op transA, Op transB, int M, int N, int K, const void* A, int64_t lda,
              const void* B, int64_t ldb, void* C, int64_t ldc, const Options& options = {});
+
+/// A split-complex (planar) operand: real and imaginary parts as two matrices of the same shape
+/// and leading dimension (GemmKernels' SplitComplex layout: what the tensor cores want).
+struct ComplexPlanes {
+    const void* re = nullptr;
+    const void* im = nullptr;
+};
+
+/// Where a complex result goes: im == nullptr: interleaved (re, im) pairs at re (c_type F32 is
+/// std::complex<float> / cuComplex / torch.complex64); otherwise split planes.
+struct ComplexOutput {
+    void* re = nullptr;
+    void* im = nullptr;
+};
+
+/// Complex GEMM on the tensor cores: C = op(A) * op(B), A and B split-complex planes of
+/// options.a_type (= b_type) in {BF16, F16}, fp32 accumulation (per k-step four real wgmma
+/// products: Re += Ar*Br - Ai*Bi, Im += Ar*Bi + Ai*Br), C of options.c_type in {F32, BF16, F16}.
+/// Row-major and Op as gemmEx (Op::T: plain transpose, no conjugate); lda/ldb count elements of
+/// one plane, ldc complex elements (of C's planes, or pairs when interleaved). Batches:
+/// options.batch with stride_a / stride_b (each plane) and stride_c (complex elements).
+/// Paths: Sm90Tma when each plane meets TMA's rules (as gemmEx), else Generic. Errors as gemmEx;
+/// UnsupportedDataType for other input/output types.
+Status cgemm_planar(Op transA, Op transB, int M, int N, int K, ComplexPlanes A, int64_t lda,
+                    ComplexPlanes B, int64_t ldb, ComplexOutput C, int64_t ldc,
+                    const Options& options = {});
 
 /// Dual-number GEMM (a + b*eps, eps^2 = 0), fp32 parts interleaved: forward-mode derivative of
 /// a matrix product in one pass. Same conventions as cgemm.

@@ -1,6 +1,7 @@
 // Internal: typed entry points that gemm.cu dispatches to (one translation unit per input type,
 // so the heavy wgmma instantiations build in parallel).
 #pragma once
+#include <cstdint>
 #include <cstdlib>
 #include <cuda_runtime.h>
 #include "kiln/gemm.h"
@@ -29,11 +30,22 @@ struct Problem {
     // views for contract); the fields above still give the epilogue's C / bias.
     OperandView va{}, vb{};
     OutView vd{};
+    // Complex (cgemm_planar): A's and B's imaginary planes (views shaped as va / vb) and C's
+    // (null: C interleaved at c). ldc and sc count complex elements there.
+    OperandView va_im{}, vb_im{};
+    void* c_im = nullptr;
 };
 
+/// TMA's 16-byte rules for an operand of `eb`-byte elements: aligned base, row and batch
+/// strides multiples of 16 bytes.
+inline bool tma_ok(const void* p, int64_t ld, int64_t stride, int batch, int eb) {
+    return reinterpret_cast<uintptr_t>(p) % 16 == 0 && (ld * eb) % 16 == 0 &&
+           (batch <= 1 || (stride * eb) % 16 == 0);
+}
+
 /// Returns cudaErrorInvalidValue when TMA's rules do not hold (caller falls back). Defined in
-/// sm90_<in>_<out>.cu for In in {bf16, f16}, Out in {bf16, f16, f32}; MnA/MnB: operand major
-/// order (p.va.mn_major / p.vb.mn_major).
+/// sm90_<in>_<out>.cu for In in {bf16, f16, e4m3, e5m2}, Out in {bf16, f16, f32}; MnA/MnB:
+/// operand major order (p.va.mn_major / p.vb.mn_major; both false for 8-bit inputs).
 template <class In, class Out, bool MnA, bool MnB>
 cudaError_t run_sm90(const Problem& p, int bn);
 
@@ -48,6 +60,12 @@ inline int block_n_override(int bn) {
 
 /// Dispatches on p.a_type, p.c_type and the operands' major order.
 cudaError_t run_sm90_any(const Problem& p, int bn);
+
+/// Split-complex GEMM on the sm90 kernel (two planes, four real products per k-step); defined
+/// in complex_sm90_<in>.cu for In in {bf16, f16}, Out in {bf16, f16, f32}. Returns
+/// cudaErrorInvalidValue when TMA's rules do not hold.
+template <class In, class Out, bool MnA, bool MnB>
+cudaError_t run_complex_sm90(const Problem& p);
 cudaError_t run_generic(const Problem& p);
 
 }  // namespace kiln::gemm::detail

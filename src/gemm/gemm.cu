@@ -1,6 +1,7 @@
 // kiln::gemm::gemmEx: argument checks, path choice (TMA/wgmma vs generic), dispatch.
 #include <cuda_bf16.h>
 #include <cuda_fp16.h>
+#include <cuda_fp8.h>
 #include <cuda_runtime.h>
 #include "dispatch.h"
 #include "kiln/gemm.h"
@@ -26,11 +27,6 @@ bool is16(DataType t) { return t == DataType::BF16 || t == DataType::F16; }
 bool is8(DataType t) { return t == DataType::F8E4M3 || t == DataType::F8E5M2; }
 int64_t max1(int64_t x) { return x < 1 ? 1 : x; }
 
-bool tma_ok(const void* p, int64_t ld, int64_t stride, int batch) {
-    return reinterpret_cast<uintptr_t>(p) % 16 == 0 && ld % 8 == 0 &&
-           (batch <= 1 || stride % 8 == 0);
-}
-
 template <class In, bool MnA, bool MnB>
 cudaError_t run_sm90_out(const detail::Problem& p, int bn) {
     switch (p.c_type) {
@@ -39,6 +35,13 @@ cudaError_t run_sm90_out(const detail::Problem& p, int bn) {
     case DataType::F32: return detail::run_sm90<In, float, MnA, MnB>(p, bn);
     default: return cudaErrorInvalidValue;
     }
+}
+
+/// 8-bit inputs: wgmma reads them K-major only (A with Op::N, B with Op::T).
+template <class In>
+cudaError_t run_sm90_kmajor(const detail::Problem& p, int bn) {
+    if (p.va.mn_major || p.vb.mn_major) return cudaErrorInvalidValue;
+    return run_sm90_out<In, false, false>(p, bn);
 }
 
 template <class In>
@@ -58,6 +61,8 @@ namespace detail {
 cudaError_t run_sm90_any(const Problem& p, int bn) {
     if (p.a_type == DataType::BF16) return run_sm90_major<__nv_bfloat16>(p, bn);
     if (p.a_type == DataType::F16) return run_sm90_major<__half>(p, bn);
+    if (p.a_type == DataType::F8E4M3) return run_sm90_kmajor<__nv_fp8_e4m3>(p, bn);
+    if (p.a_type == DataType::F8E5M2) return run_sm90_kmajor<__nv_fp8_e5m2>(p, bn);
     return cudaErrorInvalidValue;
 }
 }  // namespace detail
@@ -85,9 +90,13 @@ Status gemmEx(Op ta, Op tb, int M, int N, int K, float alpha, const void* A, int
     p.va = OperandView::matrix(A, M, K, lda, ta == Op::T, o.batch > 1 ? o.stride_a : 0);
     p.vb = OperandView::matrix(B, N, K, ldb, tb == Op::N, o.batch > 1 ? o.stride_b : 0);
     p.vd = OutView::matrix(ldc, o.batch > 1 ? o.stride_c : 0);
-    const bool tma_rules = is16(o.a_type) && K > 0 &&
-                           tma_ok(A, lda, o.stride_a, o.batch) &&
-                           tma_ok(B, ldb, o.stride_b, o.batch);
+    // 8-bit operands go to wgmma only K-major (PTX: no transpose for e4m3/e5m2); other layouts
+    // of them run on the generic kernel.
+    const bool wgmma_type = is16(o.a_type) || (is8(o.a_type) && ta == Op::N && tb == Op::T);
+    const int eb = is8(o.a_type) ? 1 : 2;
+    const bool tma_rules = wgmma_type && K > 0 &&
+                           detail::tma_ok(A, lda, o.stride_a, o.batch, eb) &&
+                           detail::tma_ok(B, ldb, o.stride_b, o.batch, eb);
     if (o.path == Path::Sm90Tma && !tma_rules) return Status::PathUnavailable;
     Path path = (o.path == Path::Generic || !tma_rules) ? Path::Generic : Path::Sm90Tma;
     if (path == Path::Sm90Tma) {

@@ -50,6 +50,9 @@ cudaError_t run_sm90(const Problem& p, int bn) {
 // parallel; without it the unit instantiates all four.
 #define KILN_GEMM_SM90_INSTANTIATE_ONE(IN, OUT, MA, MB)                                         \
     template cudaError_t kiln::gemm::detail::run_sm90<IN, OUT, MA, MB>(const Problem&, int);
+// 8-bit inputs: K-major A and B only (one operand order).
+#define KILN_GEMM_SM90_INSTANTIATE_KMAJOR(IN, OUT)                                              \
+    KILN_GEMM_SM90_INSTANTIATE_ONE(IN, OUT, false, false)
 #if defined(KILN_SM90_MAJOR)
 #define KILN_GEMM_SM90_INSTANTIATE(IN, OUT)                                                     \
     KILN_GEMM_SM90_INSTANTIATE_ONE(IN, OUT, bool(KILN_SM90_MAJOR & 2), bool(KILN_SM90_MAJOR & 1))

@@ -2,8 +2,10 @@
 # Compile-only check of the GEMM/device library for sm_90a (no GPU needed): builds each variant
 # translation unit with -Xptxas -v and fails on compile errors, on local-memory spills or stack
 # frames in any kernel, and on ptxas warnings that setmaxnreg was ignored or wgmma serialized.
-# Usage: tests/cuda/compile_check.sh [--all]   (default: one representative per variant family,
-# well under 5 minutes on 2 cores; --all builds every instantiation unit)
+# Usage: tests/cuda/compile_check.sh [--all]   (default: one representative per variant family —
+# 16-bit real (K-major and both MN-major), fp8, split complex (K-major bf16, MN-major f16), the
+# host units, device-library tests, examples — a few minutes on 2 cores; --all builds every
+# instantiation unit)
 set -uo pipefail
 cd "$(dirname "$0")/../.."
 NVCC=${NVCC:-nvcc}
@@ -15,14 +17,18 @@ FLAGS=(-std=c++20 -O3 -gencode=arch=compute_90a,code=sm_90a -Xcompiler -fPIC -Id
 # 0 = A, B K-major, 1 = B MN-major, 2 = A MN-major, 3 = both MN-major).
 if [ "${1:-}" = "--all" ]; then
     TUS=()
-    for f in src/gemm/sm90_*.cu; do for m in 0 1 2 3; do TUS+=("$f:$m"); done; done
-    TUS+=(src/gemm/generic.cu src/gemm/special.cu src/gemm/gemm.cu tests/gpu/test_device_lib.cu
-          examples/gemm/*.cu)
+    # 16-bit real and split-complex units: one build per operand order; 8-bit ones: K-major only
+    for f in src/gemm/sm90_{bf16,f16}_*.cu src/gemm/complex_sm90_*.cu; do
+        for m in 0 1 2 3; do TUS+=("$f:$m"); done
+    done
+    TUS+=(src/gemm/sm90_e4m3_*.cu src/gemm/sm90_e5m2_*.cu src/gemm/generic.cu src/gemm/special.cu
+          src/gemm/gemm.cu src/gemm/complex.cu tests/gpu/test_device_lib.cu examples/gemm/*.cu)
 else
-    TUS=(src/gemm/sm90_bf16_bf16.cu:0 src/gemm/sm90_bf16_bf16.cu:3 src/gemm/generic.cu
-         src/gemm/special.cu src/gemm/gemm.cu tests/gpu/test_device_lib.cu
+    TUS=(src/gemm/sm90_bf16_bf16.cu:0 src/gemm/sm90_bf16_bf16.cu:3 src/gemm/sm90_e4m3_bf16.cu
+         src/gemm/complex_sm90_bf16.cu:0 src/gemm/complex_sm90_f16.cu:3 src/gemm/generic.cu
+         src/gemm/special.cu src/gemm/gemm.cu src/gemm/complex.cu tests/gpu/test_device_lib.cu
          examples/gemm/custom_epilogue.cu examples/gemm/linear_bias_gelu.cu
-         examples/gemm/gett_contract.cu)
+         examples/gemm/gett_contract.cu examples/gemm/complex_planar.cu)
 fi
 fail=0
 pids=()

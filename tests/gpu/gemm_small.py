@@ -37,4 +37,23 @@ st, taken = kg.contract("abc = bda * dc", ext, A, B, D, with_path=True)
 torch.cuda.synchronize()
 print("contract", st, taken)
 assert st == "success" and taken == "tma"
+# split-complex planes on the tensor cores (ragged; interleaved and split outputs) and fp8
+for out in ("c64", "split"):
+    M, N, K = 136, 200, 72
+    ar, ai = (torch.randn(M, K, device="cuda").bfloat16() for _ in range(2))
+    br, bi = (torch.randn(N, K, device="cuda").bfloat16() for _ in range(2))
+    c = (torch.empty(M, N, device="cuda", dtype=torch.complex64) if out == "c64" else
+         (torch.empty(M, N, device="cuda").bfloat16(), torch.empty(M, N, device="cuda").bfloat16()))
+    st, taken = kg.cgemm_planar("N", "T", M, N, K, ar, ai, K, br, bi, K, c, N)
+    torch.cuda.synchronize()
+    print("complex", out, st, taken)
+    assert st == "success" and taken == "tma"
+for dt in (torch.float8_e4m3fn, torch.float8_e5m2):
+    a = torch.randn(136, 528, device="cuda").to(dt)
+    w = torch.randn(200, 528, device="cuda").to(dt)
+    c = torch.empty(136, 200, device="cuda").bfloat16()
+    st, taken = kg.linear(a, w, c, 0.5, 0.0, "relu", torch.randn(200, device="cuda"), "col")
+    torch.cuda.synchronize()
+    print("fp8", dt, st, taken)
+    assert st == "success" and taken == "tma"
 print("gemm_small: done")

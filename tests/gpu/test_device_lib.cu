@@ -4,6 +4,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cuda_bf16.h>
+#include <cuda_fp8.h>
 #include <vector>
 
 #include "kiln/barrier.cuh"
@@ -46,13 +47,17 @@ __global__ void tma_swizzle_kernel(const __grid_constant__ CUtensorMap map, uint
     for (int i = threadIdx.x; i < 64 * 64; i += blockDim.x) out[i] = tile[i];
 }
 
-// 2. wgmma m64n64k16 bf16 from K-major 128B-swizzled tiles (written with swizzle::offset).
-__global__ void wgmma_kernel(const __nv_bfloat16* a, const __nv_bfloat16* b, float* d) {
-    __shared__ alignas(1024) __nv_bfloat16 sa[64 * 64];
-    __shared__ alignas(1024) __nv_bfloat16 sb[64 * 64];
-    for (int i = threadIdx.x; i < 64 * 64; i += 128) {
-        int r = i / 64, k = i % 64;
-        uint32_t off = dev::swizzle::offset<dev::swizzle::Mode::B128>(r, k * 2) / 2;
+// 2. wgmma m64n64 from K-major 128B-swizzled tiles (written with swizzle::offset): 64 rows of
+// 128 bytes each (64 bf16 or 128 e4m3 k), four instructions of 32 bytes of k; ScaleB = -1
+// negates B inside the instruction.
+template <class T, dev::wgmma::DType DT, int ScaleB>
+__global__ void wgmma_kernel(const T* a, const T* b, float* d) {
+    constexpr int KE = 128 / sizeof(T);  // k elements per row
+    __shared__ alignas(1024) T sa[64 * KE];
+    __shared__ alignas(1024) T sb[64 * KE];
+    for (int i = threadIdx.x; i < 64 * KE; i += 128) {
+        int r = i / KE, k = i % KE;
+        uint32_t off = dev::swizzle::offset<dev::swizzle::Mode::B128>(r, k * sizeof(T)) / sizeof(T);
         sa[off] = a[i];
         sb[off] = b[i];
     }
@@ -63,13 +68,51 @@ __global__ void wgmma_kernel(const __nv_bfloat16* a, const __nv_bfloat16* b, flo
     uint64_t db = dev::wgmma::make_desc<dev::swizzle::Mode::B128>(sb, 16, 1024);
     dev::wgmma::fence();
     for (int k = 0; k < 4; ++k)
-        dev::wgmma::mma<64, dev::wgmma::DType::BF16>(acc, dev::wgmma::advance(da, 32 * k),
-                                                    dev::wgmma::advance(db, 32 * k), 1);
+        dev::wgmma::mma<64, DT, 0, 0, 1, ScaleB>(acc, dev::wgmma::advance(da, 32 * k),
+                                                 dev::wgmma::advance(db, 32 * k), 1);
     dev::wgmma::commit();
     dev::wgmma::wait<0>();
     int t = threadIdx.x;
     for (int i = 0; i < 32; ++i)
         d[dev::wgmma::accumulator_row(t, i) * 64 + dev::wgmma::accumulator_col(t, i)] = acc[i];
+}
+
+/// Runs wgmma_kernel on small integers (exact in every input type and in fp32) and compares
+/// with the host product ScaleB * A * B^T.
+template <class T, dev::wgmma::DType DT, int ScaleB>
+void check_wgmma(const char* what) {
+    constexpr int KE = 128 / sizeof(T);
+    std::vector<T> a(64 * KE), b(64 * KE);
+    std::vector<float> af(64 * KE), bf(64 * KE);
+    srand(7);
+    for (int i = 0; i < 64 * KE; ++i) {
+        af[i] = float(rand() % 9 - 4);
+        bf[i] = float(rand() % 9 - 4);
+        a[i] = T(af[i]);
+        b[i] = T(bf[i]);
+    }
+    T *da, *db;
+    float* dd;
+    CHECK_CUDA(cudaMalloc(&da, a.size() * sizeof(T)));
+    CHECK_CUDA(cudaMalloc(&db, b.size() * sizeof(T)));
+    CHECK_CUDA(cudaMalloc(&dd, 64 * 64 * 4));
+    CHECK_CUDA(cudaMemcpy(da, a.data(), a.size() * sizeof(T), cudaMemcpyHostToDevice));
+    CHECK_CUDA(cudaMemcpy(db, b.data(), b.size() * sizeof(T), cudaMemcpyHostToDevice));
+    wgmma_kernel<T, DT, ScaleB><<<1, 128>>>(da, db, dd);
+    CHECK_CUDA(cudaGetLastError());
+    std::vector<float> d(64 * 64);
+    CHECK_CUDA(cudaMemcpy(d.data(), dd, d.size() * 4, cudaMemcpyDeviceToHost));
+    bool exact = true;
+    for (int m = 0; m < 64; ++m)
+        for (int n = 0; n < 64; ++n) {
+            float ref = 0;
+            for (int k = 0; k < KE; ++k) ref += af[m * KE + k] * bf[n * KE + k];
+            exact &= d[m * 64 + n] == ScaleB * ref;
+        }
+    expect(exact, what);
+    cudaFree(da);
+    cudaFree(db);
+    cudaFree(dd);
 }
 
 // 3. mbarrier phases: a producer warp and a consumer warp ping-pong through one slot 100 times.
@@ -148,39 +191,12 @@ int main() {
         cudaFree(o);
     }
     // --- wgmma ---
-    {
-        std::vector<__nv_bfloat16> a(64 * 64), b(64 * 64);
-        std::vector<float> af(64 * 64), bf(64 * 64);
-        srand(7);
-        for (int i = 0; i < 64 * 64; ++i) {
-            af[i] = float(rand() % 9 - 4);  // small integers: exact in bf16 and fp32
-            bf[i] = float(rand() % 9 - 4);
-            a[i] = __float2bfloat16(af[i]);
-            b[i] = __float2bfloat16(bf[i]);
-        }
-        __nv_bfloat16 *da, *db;
-        float* dd;
-        CHECK_CUDA(cudaMalloc(&da, 64 * 64 * 2));
-        CHECK_CUDA(cudaMalloc(&db, 64 * 64 * 2));
-        CHECK_CUDA(cudaMalloc(&dd, 64 * 64 * 4));
-        CHECK_CUDA(cudaMemcpy(da, a.data(), 64 * 64 * 2, cudaMemcpyHostToDevice));
-        CHECK_CUDA(cudaMemcpy(db, b.data(), 64 * 64 * 2, cudaMemcpyHostToDevice));
-        wgmma_kernel<<<1, 128>>>(da, db, dd);
-        CHECK_CUDA(cudaGetLastError());
-        std::vector<float> d(64 * 64);
-        CHECK_CUDA(cudaMemcpy(d.data(), dd, d.size() * 4, cudaMemcpyDeviceToHost));
-        bool exact = true;
-        for (int m = 0; m < 64; ++m)
-            for (int n = 0; n < 64; ++n) {
-                float ref = 0;
-                for (int k = 0; k < 64; ++k) ref += af[m * 64 + k] * bf[n * 64 + k];
-                exact &= d[m * 64 + n] == ref;
-            }
-        expect(exact, "wgmma: m64n64k16 x4 (K-major, 128B swizzle) equals host product exactly");
-        cudaFree(da);
-        cudaFree(db);
-        cudaFree(dd);
-    }
+    check_wgmma<__nv_bfloat16, dev::wgmma::DType::BF16, 1>(
+        "wgmma: m64n64k16 x4 (K-major, 128B swizzle) equals host product exactly");
+    check_wgmma<__nv_bfloat16, dev::wgmma::DType::BF16, -1>(
+        "wgmma: imm-scale-b = -1 gives -A*B^T exactly");
+    check_wgmma<__nv_fp8_e4m3, dev::wgmma::DType::E4M3, 1>(
+        "wgmma: m64n64k32 e4m3 x4 (K-major, 128B swizzle) equals host product exactly");
     // --- mbarrier, named barriers ---
     {
         int* o;

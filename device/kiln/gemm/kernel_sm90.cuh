@@ -1,6 +1,13 @@
 // kiln::gemm::sm90 — warp-specialized, persistent TMA + wgmma GEMM for Hopper (sm_90a).
 //
-//   D[b](MxN) = epilogue( A[b](MxK) * B[b](NxK)^T )      A, B: bf16 or f16
+//   D[b](MxN) = epilogue( A[b](MxK) * B[b](NxK)^T )      A, B: bf16, f16, e4m3 or e5m2
+//
+// Planes = 2 is the complex form (GemmKernels' SplitComplex operands): A and B arrive as real
+// and imaginary planes, each tile is loaded per plane, and every k-step issues four real
+// products into two accumulators, Re += Ar*Br + Ai*(-Bi) (wgmma's imm-scale-b = -1) and
+// Im += Ar*Bi + Ai*Br; the epilogue (a ComplexOut) writes both fragments.
+// 8-bit inputs (e4m3/e5m2) must be K-major (wgmma has no transpose for them); their k-block is
+// 128 elements so that every tile row is still one 128-byte swizzle row.
 //
 // Each operand is K-major (K contiguous) or MN-major (rows contiguous: transposed A, B stored
 // K x N), a compile-time choice (Config::MnMajorA/B) that sets wgmma's transpose bit and the smem
@@ -23,6 +30,7 @@
 #include <cuda.h>
 #include <cuda_bf16.h>
 #include <cuda_fp16.h>
+#include <cuda_fp8.h>
 
 #include "kiln/barrier.cuh"
 #include "kiln/cluster.cuh"
@@ -51,15 +59,26 @@ template <>
 struct WgmmaType<__half> {
     static constexpr auto value = dev::wgmma::DType::F16;
 };
+template <>
+struct WgmmaType<__nv_fp8_e4m3> {
+    static constexpr auto value = dev::wgmma::DType::E4M3;
+};
+template <>
+struct WgmmaType<__nv_fp8_e5m2> {
+    static constexpr auto value = dev::wgmma::DType::E5M2;
+};
 
-/// Compile-time shape of the kernel. BK is one 128-byte swizzle row of 16-bit elements.
+/// Compile-time shape of the kernel. BK is one 128-byte swizzle row of elements (64 16-bit or
+/// 128 8-bit ones). Planes: 1 = real operands, 2 = split complex (real and imaginary planes).
 template <class ElementT, class OutT, int BN_ = 256, int Stages_ = 4, int ClusterM_ = 1,
-          bool MnMajorA_ = false, bool MnMajorB_ = false>
+          bool MnMajorA_ = false, bool MnMajorB_ = false, int Planes_ = 1>
 struct Config {
     using Element = ElementT;
     using Out = OutT;
     static constexpr bool MnMajorA = MnMajorA_, MnMajorB = MnMajorB_;
-    static constexpr int BM = 128, BN = BN_, BK = 64, Stages = Stages_;
+    static constexpr int Planes = Planes_;
+    static_assert(Planes == 1 || Planes == 2, "real (1 plane) or split complex (2 planes)");
+    static constexpr int BM = 128, BN = BN_, BK = 128 / int(sizeof(Element)), Stages = Stages_;
     // CTAs per cluster along M. With 2, the pair shares the B tile: each CTA loads half of it and
     // multicasts it to both, cutting L2->SM traffic per CTA from (A + B) to (A + B/2).
     static constexpr int ClusterM = ClusterM_;
@@ -69,14 +88,16 @@ struct Config {
     static constexpr int Threads = 128 * (1 + Consumers);
     static constexpr int ProducerRegs = 40, ConsumerRegs = 232;
     static constexpr auto Swizzle = dev::swizzle::Mode::B128;
-    static_assert(sizeof(Element) == 2, "the wgmma path takes 16-bit inputs");
-    static_assert(BK * sizeof(Element) == 128, "BK must span one 128B swizzle row");
+    static_assert(sizeof(Element) == 2 || sizeof(Element) == 1, "16-bit or 8-bit inputs");
+    static_assert(sizeof(Element) == 2 || (!MnMajorA && !MnMajorB),
+                  "8-bit inputs: K-major A and B only (wgmma has no transpose for 8-bit types)");
+    static_assert(Planes * BN / 2 <= 128, "accumulators of all planes must fit the registers");
     static_assert(BN % 64 == 0 && BN <= 256, "BN must be 64, 128, 192 or 256");
     static_assert(ProducerRegs * 128 + ConsumerRegs * 128 * Consumers <= 65536,
                   "register split exceeds the SM's 64K registers");
     static constexpr int ATileBytes = BM * BK * sizeof(Element);
     static constexpr int BTileBytes = BN * BK * sizeof(Element);
-    static constexpr int StageBytes = ATileBytes + BTileBytes;
+    static constexpr int StageBytes = Planes * (ATileBytes + BTileBytes);
     // +1024: dynamic smem is only 16-byte aligned; swizzled tiles need 1024.
     static constexpr int SmemBytes = Stages * StageBytes + 2 * Stages * 8 + 1024;
     static_assert(SmemBytes <= 227 * 1024, "pipeline does not fit in 227 KiB of shared memory");
@@ -84,6 +105,12 @@ struct Config {
 
 struct Problem {
     int M, N, K, batch;
+};
+
+/// The tensor maps of one operand, one per plane (both planes share one TmaOperand geometry).
+template <int Planes>
+struct OperandMaps {
+    CUtensorMap plane[Planes];
 };
 
 /// Device form of an OperandView: how the producer turns (first row, k, batch) into the
@@ -135,29 +162,101 @@ __device__ __forceinline__ void load_rows(uint8_t* dst, const CUtensorMap* map, 
 }
 
 /// smem descriptor of a 64-row chunk-tiled operand (see the header comment). K-major: rows at
-/// 128 B, 8-row groups at 1024 B, k16 steps +32 B inside the swizzle row. MN-major: LBO = next
-/// 64-row chunk (8 KiB), SBO = next 8 k-rows (1024 B), k16 steps +2048 B.
+/// 128 B, 8-row groups at 1024 B, one instruction's k-step (k16 of 16-bit, k32 of 8-bit) +32 B
+/// inside the swizzle row. MN-major (16-bit only): LBO = next 64-row chunk (8 KiB), SBO = next
+/// 8 k-rows (1024 B), k16 steps +2048 B.
 template <bool MnMajor>
 __device__ __forceinline__ uint64_t operand_desc(const uint8_t* tile) {
     if constexpr (MnMajor) return dev::wgmma::make_desc<dev::swizzle::Mode::B128>(tile, 8192, 1024);
     else return dev::wgmma::make_desc<dev::swizzle::Mode::B128>(tile, 16, 1024);
 }
 template <bool MnMajor>
-inline constexpr uint32_t k16_step_bytes = MnMajor ? 2048 : 32;
+inline constexpr uint32_t kstep_bytes = MnMajor ? 2048 : 32;
+
+/// The real epilogue of one consumer warpgroup: applies `epi` to the fragment (acc[4j+e] holds
+/// (row0 + 8*(e/2), col0 + 8j + e%2), the wgmma layout) and stores it through the view `dv`,
+/// predicated on M and N.
+template <class Out, int NAcc, class Epilogue>
+__device__ __forceinline__ void store_real(float (&acc)[NAcc], Out* __restrict__ d,
+                                           const OutView& dv, const Epilogue& epi, int row0,
+                                           int col0, int batch, const Problem& p) {
+    Out* dbase = d + batch * dv.batch_stride;
+    if constexpr (requires { epi.apply(acc, row0, col0, batch, p.M, p.N); }) {
+        epi.apply(acc, row0, col0, batch, p.M, p.N);  // batched loads of C / bias
+        // Results pinned before the store pass. Known: the fp32-output, no-activation,
+        // BN = 256 instantiation still spills 60 bytes in ptxas (see bench/NOTES.md).
+        dev::wgmma::fence_operand(acc);
+    } else {
+#pragma unroll
+        for (int j = 0; j < NAcc / 4; ++j)
+#pragma unroll
+            for (int e = 0; e < 4; ++e)
+                acc[4 * j + e] = epi(acc[4 * j + e], row0 + 8 * (e / 2),
+                                     col0 + 8 * j + (e % 2), batch);
+    }
+    // Plain columns (one column mode, unit stride; rows may be two modes): one base per
+    // row and 32-bit column offsets. Otherwise the column's (inner, outer) index pair
+    // advances by 8 per fragment column group with a compare, never a division (an
+    // earlier version split every column with `/` behind a never-taken branch and the
+    // epilogue cost ~17 us per tile; the host guarantees c0 % 8 == 0).
+    const bool plain = dv.c0 == INT_MAX && dv.cs0 == 1 && dv.pair_ok;
+#pragma unroll
+    for (int h = 0; h < 2; ++h) {
+        const int row = row0 + 8 * h;
+        if (row >= p.M) continue;
+        int r0, r1;
+        split_index(row, dv.r0, r0, r1);
+        Out* drow = dbase + r0 * dv.rs0 + r1 * dv.rs1;
+        if (plain) {
+#pragma unroll
+            for (int j = 0; j < NAcc / 4; ++j) {
+                const int col = col0 + 8 * j;
+                float v0 = acc[4 * j + 2 * h], v1 = acc[4 * j + 2 * h + 1];
+                if (col + 1 < p.N) {
+                    store_pair(drow + col, v0, v1);
+                } else if (col < p.N) {
+                    drow[col] = from_float<Out>(v0);
+                }
+            }
+            continue;
+        }
+        int c0, c1;
+        split_index(col0, dv.c0, c0, c1);
+#pragma unroll
+        for (int j = 0; j < NAcc / 4; ++j) {
+            const int col = col0 + 8 * j;
+            float v0 = acc[4 * j + 2 * h], v1 = acc[4 * j + 2 * h + 1];
+            Out* dp = drow + (c0 * dv.cs0 + c1 * dv.cs1);
+            if (col + 1 < p.N && dv.pair_ok) {
+                store_pair(dp, v0, v1);
+            } else {
+                if (col < p.N) dp[0] = from_float<Out>(v0);
+                if (col + 1 < p.N) dp[dv.cs0] = from_float<Out>(v1);
+            }
+            c0 += 8;
+            if (c0 >= dv.c0) c0 -= dv.c0, ++c1;
+        }
+    }
+}
 
 template <class Cfg, class Epilogue>
 __global__ void __launch_bounds__(Cfg::Threads, 1)
-    gemm_kernel(const __grid_constant__ CUtensorMap tm_a, const __grid_constant__ CUtensorMap tm_b,
-                TmaOperand oa, TmaOperand ob, typename Cfg::Out* __restrict__ d, OutView dv,
-                Problem p, TileScheduler sched, Epilogue epi) {
+    gemm_kernel(const __grid_constant__ OperandMaps<Cfg::Planes> tm_a,
+                const __grid_constant__ OperandMaps<Cfg::Planes> tm_b, TmaOperand oa,
+                TmaOperand ob, typename Cfg::Out* __restrict__ d, OutView dv, Problem p,
+                TileScheduler sched, Epilogue epi) {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
     using Element = typename Cfg::Element;
     constexpr int BM = Cfg::BM, BN = Cfg::BN, BK = Cfg::BK, Stages = Cfg::Stages;
+    constexpr int Planes = Cfg::Planes;
     extern __shared__ uint8_t smem_raw[];
     uint8_t* smem = reinterpret_cast<uint8_t*>(
         (reinterpret_cast<uintptr_t>(smem_raw) + 1023) & ~uintptr_t(1023));
-    auto a_tile = [&](int s) { return smem + s * Cfg::StageBytes; };
-    auto b_tile = [&](int s) { return smem + s * Cfg::StageBytes + Cfg::ATileBytes; };
+    // A stage holds A's planes, then B's: [A re][A im][B re][B im] (one plane each when real).
+    auto a_tile = [&](int s, int pl) { return smem + s * Cfg::StageBytes + pl * Cfg::ATileBytes; };
+    auto b_tile = [&](int s, int pl) {
+        return smem + s * Cfg::StageBytes + Planes * Cfg::ATileBytes + pl * Cfg::BTileBytes;
+    };
     uint64_t* full = reinterpret_cast<uint64_t*>(smem + Stages * Cfg::StageBytes);
     uint64_t* empty = full + Stages;
 
@@ -171,8 +270,10 @@ __global__ void __launch_bounds__(Cfg::Threads, 1)
             dev::mbarrier::init(&empty[s], Cfg::Consumers * 4 * Cfg::ClusterM);
         }
         dev::fence::mbarrier_init();
-        dev::tma::prefetch_descriptor(&tm_a);
-        dev::tma::prefetch_descriptor(&tm_b);
+        for (int pl = 0; pl < Planes; ++pl) {
+            dev::tma::prefetch_descriptor(&tm_a.plane[pl]);
+            dev::tma::prefetch_descriptor(&tm_b.plane[pl]);
+        }
     }
     // The peer CTA signals our barriers: they must be initialized cluster-wide first.
     if constexpr (Cfg::ClusterM > 1) dev::cluster::sync();
@@ -198,17 +299,20 @@ __global__ void __launch_bounds__(Cfg::Threads, 1)
                     // A fresh barrier counts as having completed the phase before phase 0, so
                     // the first pass through the ring does not block.
                     dev::mbarrier::wait(&empty[st.stage], st.phase ^ 1u);
-                    // Our full barrier receives our A, our B half and the peer's B half.
+                    // Our full barrier receives our A, our B half and the peer's B half (every
+                    // plane of each).
                     dev::mbarrier::arrive_expect_tx(&full[st.stage], Cfg::StageBytes);
-                    load_rows<Cfg::MnMajorA>(a_tile(st.stage), &tm_a, &full[st.stage], oa,
-                                             tc.m * BM, BM, kb * BK, tc.batch, 0);
-                    // With a cluster, each CTA loads its share of B's rows and multicasts it.
-                    load_rows<Cfg::MnMajorB>(b_tile(st.stage) + rank * Cfg::BRowsPerCta * 128,
-                                             &tm_b, &full[st.stage], ob,
-                                             tc.n * BN + rank * Cfg::BRowsPerCta, Cfg::BRowsPerCta,
-                                             kb * BK, tc.batch,
-                                             Cfg::ClusterM > 1 ? uint16_t((1u << Cfg::ClusterM) - 1)
-                                                               : uint16_t(0));
+                    for (int pl = 0; pl < Planes; ++pl) {
+                        load_rows<Cfg::MnMajorA>(a_tile(st.stage, pl), &tm_a.plane[pl],
+                                                 &full[st.stage], oa, tc.m * BM, BM, kb * BK,
+                                                 tc.batch, 0);
+                        // With a cluster, each CTA loads its share of B's rows and multicasts it.
+                        load_rows<Cfg::MnMajorB>(
+                            b_tile(st.stage, pl) + rank * Cfg::BRowsPerCta * 128, &tm_b.plane[pl],
+                            &full[st.stage], ob, tc.n * BN + rank * Cfg::BRowsPerCta,
+                            Cfg::BRowsPerCta, kb * BK, tc.batch,
+                            Cfg::ClusterM > 1 ? uint16_t((1u << Cfg::ClusterM) - 1) : uint16_t(0));
+                    }
                     st.advance();
                 }
             }
@@ -220,7 +324,7 @@ __global__ void __launch_bounds__(Cfg::Threads, 1)
         const int cw = warpgroup - 1;  // consumer index: rows [64*cw, 64*cw + 64) of the tile
         const int t = threadIdx.x % 128;
         const bool lane0 = (threadIdx.x % 32) == 0;
-        float acc[BN / 2];
+        float acc[Planes][BN / 2];  // [0]: the real result (or Re), [1]: Im
         dev::mbarrier::PipelineState<Stages> st;
         // Release a slot: every CTA of the cluster wrote half of its B into our slot and waits
         // for our consumers before refilling it.
@@ -239,93 +343,62 @@ __global__ void __launch_bounds__(Cfg::Threads, 1)
         for (int tile = cluster_id; tile < sched.total(); tile += clusters) {
             TileCoord tc = tile_at(tile);
 #pragma unroll
-            for (int i = 0; i < BN / 2; ++i) acc[i] = 0.f;
+            for (int pl = 0; pl < Planes; ++pl)
+#pragma unroll
+                for (int i = 0; i < BN / 2; ++i) acc[pl][i] = 0.f;
             int prev_stage = -1;
             for (int kb = 0; kb < k_blocks; ++kb) {
                 dev::mbarrier::wait(&full[st.stage], st.phase);
                 // consumer cw's 64 rows of A are chunk cw in either major order
-                uint64_t da = operand_desc<Cfg::MnMajorA>(a_tile(st.stage) + cw * 8192);
-                uint64_t db = operand_desc<Cfg::MnMajorB>(b_tile(st.stage));
-                dev::wgmma::fence_operand(acc);
-                dev::wgmma::fence();
+                auto desc_a = [&](int pl, int k) {
+                    return dev::wgmma::advance(
+                        operand_desc<Cfg::MnMajorA>(a_tile(st.stage, pl) + cw * 8192),
+                        k * kstep_bytes<Cfg::MnMajorA>);
+                };
+                auto desc_b = [&](int pl, int k) {
+                    return dev::wgmma::advance(operand_desc<Cfg::MnMajorB>(b_tile(st.stage, pl)),
+                                               k * kstep_bytes<Cfg::MnMajorB>);
+                };
 #pragma unroll
-                for (int k = 0; k < BK / 16; ++k)
-                    dev::wgmma::mma<BN, DT, Cfg::MnMajorA, Cfg::MnMajorB>(
-                        acc, dev::wgmma::advance(da, k * k16_step_bytes<Cfg::MnMajorA>),
-                        dev::wgmma::advance(db, k * k16_step_bytes<Cfg::MnMajorB>), 1);
+                for (int pl = 0; pl < Planes; ++pl) dev::wgmma::fence_operand(acc[pl]);
+                dev::wgmma::fence();
+                constexpr int MA = Cfg::MnMajorA, MB = Cfg::MnMajorB;
+#pragma unroll
+                for (int k = 0; k < BK / dev::wgmma::k_per_mma<DT>; ++k) {
+                    if constexpr (Planes == 1) {
+                        dev::wgmma::mma<BN, DT, MA, MB>(acc[0], desc_a(0, k), desc_b(0, k), 1);
+                    } else {
+                        // (Ar + i Ai)(Br + i Bi); Re and Im alternate so that consecutive
+                        // wgmmas never wait on the same accumulator.
+                        dev::wgmma::mma<BN, DT, MA, MB>(acc[0], desc_a(0, k), desc_b(0, k), 1);
+                        dev::wgmma::mma<BN, DT, MA, MB>(acc[1], desc_a(0, k), desc_b(1, k), 1);
+                        dev::wgmma::mma<BN, DT, MA, MB, 1, -1>(acc[0], desc_a(1, k), desc_b(1, k),
+                                                               1);
+                        dev::wgmma::mma<BN, DT, MA, MB>(acc[1], desc_a(1, k), desc_b(0, k), 1);
+                    }
+                }
                 dev::wgmma::commit();
                 // Keep one batch in flight: the previous stage's wgmmas have retired once at
                 // most one group is pending, so its buffer can go back to the producer.
                 dev::wgmma::wait<1>();
-                dev::wgmma::fence_operand(acc);
+#pragma unroll
+                for (int pl = 0; pl < Planes; ++pl) dev::wgmma::fence_operand(acc[pl]);
                 if (prev_stage >= 0) release(prev_stage);
                 prev_stage = st.stage;
                 st.advance();
             }
             dev::wgmma::wait<0>();
-            dev::wgmma::fence_operand(acc);
+#pragma unroll
+            for (int pl = 0; pl < Planes; ++pl) dev::wgmma::fence_operand(acc[pl]);
             if (prev_stage >= 0) release(prev_stage);
 
             // ---------------- epilogue: registers -> global, predicated ----------------
             const int row0 = tc.m * BM + cw * 64 + dev::wgmma::accumulator_row(t, 0);
             const int col0 = tc.n * BN + dev::wgmma::accumulator_col(t, 0);
-            typename Cfg::Out* dbase = d + tc.batch * dv.batch_stride;
-            if constexpr (requires { epi.apply(acc, row0, col0, tc.batch, p.M, p.N); }) {
-                epi.apply(acc, row0, col0, tc.batch, p.M, p.N);  // batched loads of C / bias
-                // Results pinned before the store pass. Known: the fp32-output, no-activation,
-                // BN = 256 instantiation still spills 60 bytes in ptxas (see bench/NOTES.md).
-                dev::wgmma::fence_operand(acc);
-            } else {
-#pragma unroll
-                for (int j = 0; j < BN / 8; ++j)
-#pragma unroll
-                    for (int e = 0; e < 4; ++e)
-                        acc[4 * j + e] = epi(acc[4 * j + e], row0 + 8 * (e / 2),
-                                             col0 + 8 * j + (e % 2), tc.batch);
-            }
-            // Plain columns (one column mode, unit stride; rows may be two modes): one base per
-            // row and 32-bit column offsets. Otherwise the column's (inner, outer) index pair
-            // advances by 8 per fragment column group with a compare, never a division (an
-            // earlier version split every column with `/` behind a never-taken branch and the
-            // epilogue cost ~17 us per tile; the host guarantees c0 % 8 == 0).
-            const bool plain = dv.c0 == INT_MAX && dv.cs0 == 1 && dv.pair_ok;
-#pragma unroll
-            for (int h = 0; h < 2; ++h) {
-                const int row = row0 + 8 * h;
-                if (row >= p.M) continue;
-                int r0, r1;
-                split_index(row, dv.r0, r0, r1);
-                typename Cfg::Out* drow = dbase + r0 * dv.rs0 + r1 * dv.rs1;
-                if (plain) {
-#pragma unroll
-                    for (int j = 0; j < BN / 8; ++j) {
-                        const int col = col0 + 8 * j;
-                        float v0 = acc[4 * j + 2 * h], v1 = acc[4 * j + 2 * h + 1];
-                        if (col + 1 < p.N) {
-                            store_pair(drow + col, v0, v1);
-                        } else if (col < p.N) {
-                            drow[col] = from_float<typename Cfg::Out>(v0);
-                        }
-                    }
-                    continue;
-                }
-                int c0, c1;
-                split_index(col0, dv.c0, c0, c1);
-#pragma unroll
-                for (int j = 0; j < BN / 8; ++j) {
-                    const int col = col0 + 8 * j;
-                    float v0 = acc[4 * j + 2 * h], v1 = acc[4 * j + 2 * h + 1];
-                    typename Cfg::Out* dp = drow + (c0 * dv.cs0 + c1 * dv.cs1);
-                    if (col + 1 < p.N && dv.pair_ok) {
-                        store_pair(dp, v0, v1);
-                    } else {
-                        if (col < p.N) dp[0] = from_float<typename Cfg::Out>(v0);
-                        if (col + 1 < p.N) dp[dv.cs0] = from_float<typename Cfg::Out>(v1);
-                    }
-                    c0 += 8;
-                    if (c0 >= dv.c0) c0 -= dv.c0, ++c1;
-                }
-            }
+            if constexpr (Planes == 2)
+                epi.store_fragment(acc[0], acc[1], row0, col0, tc.batch, p.M, p.N);
+            else
+                store_real(acc[0], d, dv, epi, row0, col0, tc.batch, p);
         }
     }
     // No CTA may leave while its peer can still multicast into its smem or arrive on its

@@ -14,23 +14,27 @@ namespace kiln::gemm::sm90 {
 template <class T>
 inline CUtensorMapDataType tma_dtype() {
     if constexpr (std::is_same_v<T, __nv_bfloat16>) return CU_TENSOR_MAP_DATA_TYPE_BFLOAT16;
-    else return CU_TENSOR_MAP_DATA_TYPE_FLOAT16;
+    else if constexpr (std::is_same_v<T, __half>) return CU_TENSOR_MAP_DATA_TYPE_FLOAT16;
+    else return CU_TENSOR_MAP_DATA_TYPE_UINT8;  // fp8: TMA moves bytes, wgmma interprets them
 }
 
-/// True when (ptr, ld, batch stride) satisfy TMA's 16-byte rules for 16-bit elements.
-inline bool tma_compatible(const void* p, int64_t ld, int64_t batch_stride, int batch) {
-    return reinterpret_cast<uintptr_t>(p) % 16 == 0 && ld % 8 == 0 &&
-           (batch <= 1 || batch_stride % 8 == 0);
+/// True when (ptr, ld, batch stride) of `elem_bytes`-byte elements satisfy TMA's 16-byte rules.
+inline bool tma_compatible(const void* p, int64_t ld, int64_t batch_stride, int batch,
+                           int elem_bytes) {
+    return reinterpret_cast<uintptr_t>(p) % 16 == 0 && (ld * elem_bytes) % 16 == 0 &&
+           (batch <= 1 || (batch_stride * elem_bytes) % 16 == 0);
 }
 
 /// Encodes the tensor map (rank 3 to 5) of one operand (see TmaOperand) for a tile of `tile_rows` rows
 /// per CTA. False when TMA's rules or the chunking rules fail: 16-byte aligned base, strides
 /// multiples of 16 bytes, the contiguous mode first, two-mode groups with an inner extent that
-/// is a multiple of 64 (a 64-row chunk or a 64-deep k-block never straddles an outer index).
+/// is a multiple of 64 rows / one k-block (a 64-row chunk or a k-block never straddles an outer
+/// index). A box row is one 128-byte swizzle row: 64 16-bit or 128 8-bit elements.
 template <class E>
 inline bool make_operand_map(CUtensorMap* map, TmaOperand* op, const OperandView& v_in, int batch,
                              int tile_rows) {
     const int64_t unit = sizeof(E);
+    constexpr uint32_t row_elems = 128 / sizeof(E);
     OperandView v = v_in;
     // Experiment (KILN_GEMM_MN_CHUNKS=2): an MN-major single-mode operand with rows % 64 == 0
     // viewed as rows (64, rows/64), so one TMA box {64, 64, chunks} loads `chunks` 64-row chunks.
@@ -47,7 +51,8 @@ inline bool make_operand_map(CUtensorMap* map, TmaOperand* op, const OperandView
     }
     if (v.mn_major ? v.row_stride[0] != 1 : v.k_stride[0] != 1) return false;
     if (v.rows[1] > 1 && v.rows[0] % 64 != 0) return false;
-    if (v.ks[1] > 1 && v.ks[0] % 64 != 0) return false;
+    if (v.ks[1] > 1 && v.ks[0] % row_elems != 0) return false;
+    if (sizeof(E) == 1 && v.mn_major) return false;  // 8-bit wgmma operands are K-major
     if (v.rows[0] < 1 || v.rows[1] < 1 || v.ks[0] < 1 || v.ks[1] < 1) return false;
     const int nb = v.batch_stride == 0 ? 1 : batch;
     op->r0 = v.rows[1] > 1 ? v.rows[0] : INT_MAX;
@@ -72,8 +77,8 @@ inline bool make_operand_map(CUtensorMap* map, TmaOperand* op, const OperandView
     // Keep only the outer modes that exist (KILN_GEMM_TMA_RANK5=1 keeps all: experiments only).
     static const bool all5 = std::getenv("KILN_GEMM_TMA_RANK5") != nullptr;
     uint64_t d[5], s[4];
-    const uint32_t box5[5] = {64, box_y, uint32_t(chunks), 1, 1};
-    uint32_t box[5] = {64, box_y, 1, 1, 1};
+    const uint32_t box5[5] = {row_elems, box_y, uint32_t(chunks), 1, 1};
+    uint32_t box[5] = {row_elems, box_y, 1, 1, 1};
     int r = 0;
     d[r++] = dims[0];
     for (int i = 1; i < 5; ++i) {
@@ -98,21 +103,26 @@ inline bool make_operand_map(CUtensorMap* map, TmaOperand* op, const OperandView
     return dev::tma::make_tensor_map<5>(map, dt, v.ptr, d, s, box, sw);
 }
 
-/// General launch: operands and output as views (views.h). Returns cudaErrorInvalidValue when
-/// a TMA rule fails (the caller takes the generic path). Cfg::MnMajorA/B must match the views.
+/// General launch: operands as Cfg::Planes views each (va[0], vb[0]: real parts; va[1], vb[1]:
+/// imaginary parts, same geometry), the output as a view (views.h; unused by complex
+/// epilogues, which carry their own). Returns cudaErrorInvalidValue when a TMA rule fails (the
+/// caller takes the generic path). Cfg::MnMajorA/B must match the views.
 template <class Cfg, class Epi>
-cudaError_t launch_views(const OperandView& va, const OperandView& vb, typename Cfg::Out* d,
-                         OutView dv, int M, int N, int K, int batch, const Epi& epi,
-                         cudaStream_t stream, int group_m = 16) {
+cudaError_t launch_planes(const OperandView* va, const OperandView* vb, typename Cfg::Out* d,
+                          OutView dv, int M, int N, int K, int batch, const Epi& epi,
+                          cudaStream_t stream, int group_m = 16) {
     using E = typename Cfg::Element;
     if (M <= 0 || N <= 0 || batch <= 0) return cudaSuccess;
-    if (va.mn_major != Cfg::MnMajorA || vb.mn_major != Cfg::MnMajorB || K <= 0)
+    if (va[0].mn_major != Cfg::MnMajorA || vb[0].mn_major != Cfg::MnMajorB || K <= 0)
         return cudaErrorInvalidValue;
-    CUtensorMap ma, mb;
+    OperandMaps<Cfg::Planes> ma, mb;
     TmaOperand oa, ob;
-    if (!make_operand_map<E>(&ma, &oa, va, batch, Cfg::BM) ||
-        !make_operand_map<E>(&mb, &ob, vb, batch, Cfg::BRowsPerCta))
-        return cudaErrorInvalidValue;
+    for (int pl = 0; pl < Cfg::Planes; ++pl) {
+        if (va[pl].mn_major != va[0].mn_major || vb[pl].mn_major != vb[0].mn_major ||
+            !make_operand_map<E>(&ma.plane[pl], &oa, va[pl], batch, Cfg::BM) ||
+            !make_operand_map<E>(&mb.plane[pl], &ob, vb[pl], batch, Cfg::BRowsPerCta))
+            return cudaErrorInvalidValue;
+    }
     // The epilogue walks columns 8 at a time inside the inner column mode.
     if (dv.c0 != INT_MAX && dv.c0 % 8 != 0) return cudaErrorInvalidValue;
     {
@@ -184,6 +194,15 @@ cudaError_t launch_views(const OperandView& va, const OperandView& vb, typename 
     return cudaLaunchKernelEx(&cfg, kernel, ma, mb, oa, ob, d, dv, p, sched, epi);
 }
 
+/// Real operands: one view each.
+template <class Cfg, class Epi>
+cudaError_t launch_views(const OperandView& va, const OperandView& vb, typename Cfg::Out* d,
+                         OutView dv, int M, int N, int K, int batch, const Epi& epi,
+                         cudaStream_t stream, int group_m = 16) {
+    static_assert(Cfg::Planes == 1, "complex kernels take launch_planes");
+    return launch_planes<Cfg>(&va, &vb, d, dv, M, N, K, batch, epi, stream, group_m);
+}
+
 /// Plain strided-batched form: A (M x K, lda) and B (N x K, ldb) both K-major unless Cfg says
 /// MN-major (then A is stored K x M and B K x N), D (M x N, ldd).
 template <class Cfg, class Epi>
@@ -191,7 +210,9 @@ cudaError_t launch(const typename Cfg::Element* a, int64_t lda, int64_t stride_a
                    const typename Cfg::Element* b, int64_t ldb, int64_t stride_b,
                    typename Cfg::Out* d, int64_t ldd, int64_t stride_d, int M, int N, int K,
                    int batch, const Epi& epi, cudaStream_t stream, int group_m = 16) {
-    if (!tma_compatible(a, lda, stride_a, batch) || !tma_compatible(b, ldb, stride_b, batch))
+    constexpr int eb = sizeof(typename Cfg::Element);
+    if (!tma_compatible(a, lda, stride_a, batch, eb) ||
+        !tma_compatible(b, ldb, stride_b, batch, eb))
         return cudaErrorInvalidValue;
     return launch_views<Cfg>(
         OperandView::matrix(a, M, K, lda, Cfg::MnMajorA, batch > 1 ? stride_a : 0),
