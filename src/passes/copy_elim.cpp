@@ -50,9 +50,11 @@ Result<event::EventProgram> copy_elim(event::EventProgram program, const PassCon
     // elimination: it brings the pairs of every tensor into one block, so the copy-outs of all
     // of them are known when a copy-in's broadcast over them is dropped.
     static constexpr Pattern kPatterns[] = {
-        remove_dead_copy, hoist_spill,         eliminate_spill,
-        fold_mirror,      remove_self_copy,    remove_duplicate_copy,
-        forward_join,     remove_implied_wait, remove_dead_declarations,
+        remove_dead_copy,      hoist_spill,
+        eliminate_spill,       fold_mirror,
+        fold_reduction,        remove_self_copy,
+        remove_duplicate_copy, forward_join,
+        remove_implied_wait,   remove_dead_declarations,
     };
     // Every rewrite removes an operation, a copy or a tensor, or moves a copy out of a loop.
     const int64_t limit = 16 * (op_count(program.body) + 16);

@@ -332,4 +332,9 @@ bool CopyElimIndex::inside(const Op& site_op, const Block& block) const {
                        [&](const Op* l) { return &l->loop.body == &block; });
 }
 
+bool CopyElimIndex::visible_at(const event::View& v, const event::Op& x) const {
+    const event::Op* decl = part_of(v.name) ? part_of(v.name) : alloc_of(v.name);
+    return decl && site(*decl).order < site(x).order && inside(x, *site(*decl).block);
+}
+
 } // namespace kiln::passes

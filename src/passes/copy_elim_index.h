@@ -88,6 +88,8 @@ public:
                                          bool* in_yield = nullptr) const;
     // `site_op` sits inside `block` (directly or in a nested loop body).
     bool inside(const event::Op& site_op, const event::Block& block) const;
+    // `v` is declared where `x` is and before it (depend writes `mirrors` in the caller's scope).
+    bool visible_at(const event::View& v, const event::Op& x) const;
     // `s` sits in the body of the loop at `loop` (directly or nested).
     static bool within(const OpSite& s, const OpSite& loop) {
         return s.order > loop.order && s.order <= loop.end;

@@ -35,16 +35,10 @@ bool same_storage(const CopyElimIndex& ix, const Op& x, const View& v) {
            root->alloc.stages == 1 && (!a.layout || a.layout == root->alloc.layout);
 }
 
-// V is declared where X is and before it (depend writes `mirrors` in the caller's scope).
-bool visible_at(const CopyElimIndex& ix, const View& v, const Op& x) {
-    const Op* decl = ix.part_of(v.name) ? ix.part_of(v.name) : ix.alloc_of(v.name);
-    return decl && ix.site(*decl).order < ix.site(x).order && ix.inside(x, *ix.site(*decl).block);
-}
-
 // Folding X into V is sound when every other access to V's tensor is ordered before or after
 // all accesses to X (so redirecting X's accesses to V creates no race and changes no value).
 bool foldable(const CopyElimIndex& ix, const Op& x, const View& v) {
-    if (!same_storage(ix, x, v) || !visible_at(ix, v, x))
+    if (!same_storage(ix, x, v) || !ix.visible_at(v, x))
         return false;
     const std::string X = x.alloc.name, R = ix.root_of(v);
     std::vector<const Op*> accessors, others;

@@ -27,6 +27,9 @@ bool eliminate_spill(event::EventProgram& p);
 // A fresh allocation in the memory of the view it mirrors is that view: uses are renamed, which
 // turns its copy-in and copy-out into self copies.
 bool fold_mirror(event::EventProgram& p);
+// A NONE tensor that only gathers a reduction (filled with the identity, folded into, folded
+// into the view it mirrors): the folds go straight into that view (reduction_patterns.cpp).
+bool fold_reduction(event::EventProgram& p);
 // `copy V -> V`: becomes a join of its preconditions.
 bool remove_self_copy(event::EventProgram& p);
 // The second of two equal copies with no write of either tensor between: a join of its

@@ -3,8 +3,8 @@
 // sum is exact) under many adversarial schedules of the event-IR simulator, with no race. Where
 // copy elimination removed every memory-NONE tensor (GEMM and its variants), the simulator is
 // told to reject any touch of one, so a NONE tensor left in use would fail the run as well.
-// gemm_rowsum is not here: the lanes' `copy add`s into a shared row race in the simulator already
-// before copy-elim (depend + vectorize output), and copy-elim leaves that reduction chain as is.
+// gemm_rowsum's lanes add straight into the global rows after reduction folding: the simulator's
+// atomic `copy add`s make that exact with integer inputs, and no NONE buffer may be touched.
 #include "sim_test_util.h"
 
 #include <gtest/gtest.h>
@@ -39,6 +39,7 @@ INSTANTIATE_TEST_SUITE_P(
     testing::Values(ElimCase{"gemm", {{"M", 129}, {"N", 257}, {"K", 65}}, 50, true},
                     ElimCase{"batched_gemm", {{"Z", 2}, {"M", 64}, {"N", 64}, {"K", 64}}, 10, true},
                     ElimCase{"dual_gemm", {{"M", 130}, {"N", 129}, {"K", 65}}, 10, true},
+                    ElimCase{"gemm_rowsum", {{"M", 130}, {"N", 257}, {"K", 65}}, 10, true},
                     ElimCase{"attention_d64", {{"Z", 1}, {"N", 200}}, 5, false},
                     ElimCase{"attention_d64_causal", {{"Z", 1}, {"N", 200}}, 5, false},
                     ElimCase{"attention_d128", {{"Z", 1}, {"N", 17}}, 5, false},
