@@ -2,9 +2,11 @@
 // event IR — after every pass, after chosen passes, or where the pipeline stops — or, with
 // --emit=cuda, the CUDA C++ the code generator makes of it (src/codegen/).
 #include "codegen/cuda_emitter.h"
+#include "codegen/launch_spec.h"
 #include "ir/event_printer.h"
 #include "passes/pipeline.h"
 #include "tools/kiln/commands.h"
+#include "tools/kiln/gpu_run.h"
 
 #include <fmt/core.h>
 
@@ -43,7 +45,7 @@ void check_pass_names(const std::vector<std::string>& names) {
 }
 
 void write_output(const std::string& path, const std::string& text) {
-    std::ofstream out(path);
+    std::ofstream out(path, std::ios::binary); // a cubin too
     out << text;
     if (!out) {
         fmt::print(stderr, "error: cannot write '{}'\n", path);
@@ -64,18 +66,24 @@ void compile_program(const CompileOptions& o) {
         std::cout << "# ---- after " << pass << " ----\n" << event::print_event_program(p);
         printed = true;
     };
+    if (o.emit == "cubin" && o.output.empty()) {
+        fmt::print(stderr, "error: --emit=cubin writes a binary: give -o FILE\n");
+        throw CLI::RuntimeError(kExitUsage);
+    }
     auto compiled = passes::compile(program, options);
     if (!compiled)
         fail(compiled.errors());
     std::string final_ir = event::print_event_program(compiled->program);
-    if (o.emit == "cuda") {
+    if (o.emit != "event") {
         codegen::EmitOptions emit;
         for (const auto& s : program.sizes)
             emit.size_order.push_back(s.name);
         auto cuda = codegen::emit_cuda(compiled->program, emit);
         if (!cuda)
             fail(cuda.errors());
-        final_ir = cuda->source;
+        final_ir = o.emit == "cuda"   ? cuda->source
+                   : o.emit == "spec" ? codegen::to_json(cuda->spec) + "\n"
+                                      : cubin_or_fail(cuda->source, program.name + ".cu");
     }
     if (!o.output.empty())
         write_output(o.output, final_ir);
@@ -103,9 +111,11 @@ void register_compile_command(CLI::App& app) {
     cmd->add_flag("--time-passes", o.time_passes, "print each pass's time to stderr");
     cmd->add_option("-o,--output", o.output, "write the final event IR (or CUDA) to FILE")
         ->type_name("FILE");
-    cmd->add_option("--emit", o.emit, "what to print: the final event IR, or CUDA C++ for sm_90a")
-        ->check(CLI::IsMember({"event", "cuda"}))
-        ->type_name("event|cuda");
+    cmd->add_option("--emit", o.emit,
+                    "what to print: the final event IR, CUDA C++ for sm_90a, its launch spec "
+                    "(JSON), or the cubin NVRTC makes of it (needs -o)")
+        ->check(CLI::IsMember({"event", "cuda", "spec", "cubin"}))
+        ->type_name("event|cuda|spec|cubin");
     cmd->footer("Passes, in order: depend, vectorize, copy-elim, warp-specialize, pipeline-loops, "
                 "alloc-smem (docs/passes/).");
     cmd->callback([] { compile_program(o); });

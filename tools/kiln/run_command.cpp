@@ -8,6 +8,8 @@
 #include "passes/instantiate.h"
 #include "passes/pipeline.h"
 #include "tools/kiln/commands.h"
+#include "tools/kiln/gpu_run.h"
+#include "tools/kiln/run_report.h"
 
 #include <fmt/core.h>
 
@@ -25,20 +27,9 @@ struct RunOptions {
     bool lowered = false;
     int schedules = 200;
     bool mutate = false;
+    bool gpu = false;
+    GpuRunOptions gpu_options;
 };
-
-std::string sizes_text(const std::map<std::string, int64_t>& sizes) {
-    std::string out;
-    for (const auto& [n, v] : sizes)
-        out += (out.empty() ? "" : " ") + n + "=" + std::to_string(v);
-    return out;
-}
-
-template <class T> T value_or_fail(Result<T> r) {
-    if (!r)
-        fail(r.errors());
-    return std::move(r).value();
-}
 
 // The expected outputs of `reference` only (the inputs are not compared).
 interp::TensorMap outputs_only(const interp::TensorMap& reference, const passes::TaskNode& root) {
@@ -104,18 +95,7 @@ int run_program(const RunOptions& o) {
         return kExitOk;
     }
     auto reference = value_or_fail(interp::run_reference(program, sizes, inputs));
-    bool all_pass = true;
-    for (const auto& c : interp::compare(outputs, reference)) {
-        ir::DType t = outputs.at(c.tensor).dtype;
-        double tol = o.tolerance > 0 ? o.tolerance : interp::tolerance_for(t);
-        bool pass = c.nan_count == 0 && c.rel_error < tol;
-        all_pass = all_pass && pass;
-        fmt::print("{}: rel error {:.3e}, max abs error {:.3e}{} vs float64 reference {} "
-                   "(tolerance {:.0e} for {}): {}\n",
-                   c.tensor, c.rel_error, c.max_abs_error,
-                   c.nan_count ? fmt::format(", {} NaN/unwritten", c.nan_count) : "",
-                   program.reference->name, tol, ir::spelling(t), pass ? "PASS" : "FAIL");
-    }
+    bool all_pass = report_comparisons(outputs, reference, program.reference->name, o.tolerance);
     if (o.lowered && run_lowered(program, o, inputs, outputs_only(reference, tree.root)) != kExitOk)
         return kExitMismatch;
     return all_pass ? kExitOk : kExitMismatch;
@@ -143,8 +123,13 @@ void register_run_command(CLI::App& app) {
     run->add_flag("--mutate", o.mutate,
                   "with --lowered: delete each event edge in turn and report the edges no "
                   "schedule needs");
+    add_gpu_options(*run, o.gpu, o.gpu_options);
     run->callback([] {
-        int code = run_program(o);
+        o.gpu_options.file = o.file;
+        o.gpu_options.sizes = o.sizes;
+        o.gpu_options.seed = o.seed;
+        o.gpu_options.tolerance = o.tolerance;
+        int code = o.gpu ? run_on_gpu(o.gpu_options) : run_program(o);
         if (code != kExitOk)
             throw CLI::RuntimeError(code);
     });

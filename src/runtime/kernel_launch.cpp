@@ -1,0 +1,116 @@
+#include "runtime/kernel_launch.h"
+
+#include "ir/partition.h"
+
+namespace kiln::runtime {
+namespace {
+
+CUtensorMapDataType tma_dtype(ir::DType t) {
+    switch (t) {
+    case ir::DType::BF16:
+        return CU_TENSOR_MAP_DATA_TYPE_BFLOAT16;
+    case ir::DType::F16:
+        return CU_TENSOR_MAP_DATA_TYPE_FLOAT16;
+    case ir::DType::F32:
+        return CU_TENSOR_MAP_DATA_TYPE_FLOAT32;
+    case ir::DType::I32:
+        return CU_TENSOR_MAP_DATA_TYPE_INT32;
+    default:
+        return CU_TENSOR_MAP_DATA_TYPE_UINT8;
+    }
+}
+
+CUtensorMapSwizzle tma_swizzle(int bytes) {
+    switch (bytes) {
+    case 32:
+        return CU_TENSOR_MAP_SWIZZLE_32B;
+    case 64:
+        return CU_TENSOR_MAP_SWIZZLE_64B;
+    case 128:
+        return CU_TENSOR_MAP_SWIZZLE_128B;
+    default:
+        return CU_TENSOR_MAP_SWIZZLE_NONE;
+    }
+}
+
+// The TMA rules, checked here so the message names the tensor and the rule (the driver's own
+// error only says "invalid value").
+std::optional<Diagnostic> check_tma_rules(const codegen::SpecParam& p,
+                                          const codegen::SpecTensorMap& m, CUdeviceptr base) {
+    const std::string what = "tensor map of " + p.name + " " + ir::shape_string(p.shape) + ": ";
+    if (base % 16 != 0)
+        return Diagnostic{{}, what + "the base address is not 16-byte aligned"};
+    for (std::size_t i = 0; i < m.strides_bytes.size(); ++i)
+        if (m.strides_bytes[i] % 16 != 0)
+            return Diagnostic{{},
+                              what + "the stride of dimension " + std::to_string(i + 1) +
+                                  " (innermost first) is " + std::to_string(m.strides_bytes[i]) +
+                                  " bytes, not a multiple of 16 as the TMA requires "
+                                  "(make the innermost extent a multiple of " +
+                                  std::to_string(16 / ir::dtype_bytes(m.dtype)) + ")"};
+    for (auto b : m.box)
+        if (b == 0 || b > 256)
+            return Diagnostic{{}, what + "box extent " + std::to_string(b) + " outside 1..256"};
+    return std::nullopt;
+}
+
+std::optional<Diagnostic> encode(Driver& d, CUtensorMap& map, const codegen::SpecParam& p,
+                                 const codegen::SpecTensorMap& m, CUdeviceptr base) {
+    if (auto e = check_tma_rules(p, m, base))
+        return e;
+    std::vector<cuuint32_t> element_strides(m.dims.size(), 1);
+    return d.check(d.encode_tiled(&map, tma_dtype(m.dtype), static_cast<cuuint32_t>(m.dims.size()),
+                                  reinterpret_cast<void*>(base), m.dims.data(),
+                                  m.strides_bytes.data(), m.box.data(), element_strides.data(),
+                                  CU_TENSOR_MAP_INTERLEAVE_NONE, tma_swizzle(m.swizzle_bytes),
+                                  CU_TENSOR_MAP_L2_PROMOTION_L2_256B,
+                                  CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE),
+                   "cuTensorMapEncodeTiled for " + p.name);
+}
+
+} // namespace
+
+Result<PreparedLaunch> PreparedLaunch::prepare(Driver& d, const KernelModule& module,
+                                               const codegen::LaunchSpec& spec,
+                                               const std::vector<CUdeviceptr>& params) {
+    PreparedLaunch out;
+    out.driver_ = &d;
+    for (std::size_t i = 0; i < spec.kernels.size(); ++i) {
+        const auto& k = spec.kernels[i];
+        Kernel kernel{module.function(i),
+                      k.symbol,
+                      static_cast<unsigned>(k.grid(d.device.sms)),
+                      static_cast<unsigned>(k.threads),
+                      static_cast<unsigned>(k.smem_bytes),
+                      std::vector<CUtensorMap>(k.args.size()),
+                      std::vector<CUdeviceptr>(k.args.size()),
+                      {}};
+        for (std::size_t a = 0; a < k.args.size(); ++a) {
+            const auto& arg = k.args[a];
+            const CUdeviceptr base = params[arg.param];
+            if (arg.kind == codegen::SpecArg::Kind::Pointer) {
+                kernel.pointers[a] = base;
+                kernel.args.push_back(&kernel.pointers[a]);
+                continue;
+            }
+            if (auto e = encode(d, kernel.maps[a], spec.params[arg.param], arg.map, base))
+                return *e;
+            kernel.args.push_back(&kernel.maps[a]);
+        }
+        out.kernels_.push_back(std::move(kernel)); // moving keeps the vectors' buffers
+    }
+    return out;
+}
+
+std::optional<Diagnostic> PreparedLaunch::enqueue(CUstream stream) const {
+    for (const auto& k : kernels_) {
+        auto args = k.args; // cuLaunchKernel takes a non-const array
+        if (auto e = driver_->check(driver_->launch_kernel(k.function, k.grid, 1, 1, k.threads, 1,
+                                                           1, k.smem, stream, args.data(), nullptr),
+                                    "launching " + k.symbol))
+            return e;
+    }
+    return std::nullopt;
+}
+
+} // namespace kiln::runtime
