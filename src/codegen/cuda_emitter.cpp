@@ -1,6 +1,7 @@
 #include "codegen/cuda_emitter.h"
 
 #include "codegen/code_writer.h"
+#include "codegen/fill_kernel.h"
 #include "codegen/kernel_plan.h"
 #include "codegen/launcher.h"
 #include "codegen/leaf_lowering.h"
@@ -31,6 +32,8 @@ public:
         lower_copies();
         check_smem();
         header();
+        for (const auto* pfor : plan_.fill_grids)
+            fill_launches_.push_back(emit_fill_kernel(w_, program_, plan_, *pfor));
         kernel();
         LaunchSpec spec = launch_spec();
         w_.raw(launcher_source(spec));
@@ -395,6 +398,7 @@ private:
                     Diagnostic{{}, "codegen: size '" + n + "' is not a size of " + program_.name});
             s.sizes.emplace_back(n, it->second);
         }
+        s.kernels = fill_launches_;
         s.kernels.push_back(std::move(k));
         return s;
     }
@@ -404,7 +408,8 @@ private:
     KernelPlan plan_;
     CodeWriter w_;
     std::vector<TmaLoad> loads_;
-    std::map<std::string, TmaLoad> maps_; // by global tensor: one tensor map each
+    std::vector<KernelLaunch> fill_launches_; // launched before the main kernel, in order
+    std::map<std::string, TmaLoad> maps_;     // by global tensor: one tensor map each
     int64_t barrier_offset_ = 0, smem_total_ = 0;
     bool full_waited_ = false;
 };

@@ -1,5 +1,7 @@
 #include "codegen/kernel_plan.h"
 
+#include <algorithm>
+
 namespace kiln::codegen {
 
 std::string op_name(const event::Op& op) {
@@ -70,10 +72,40 @@ private:
             plan_.scope.add(op);
             return;
         case event::OpKind::PFor:
-            return grid(op);
+            if (op.loop.controls.warpspecialize)
+                return grid(op);
+            return fill_grid(op);
         default:
-            unsupported(op, "only entry tensors, partitions and one BLOCK pfor at top level");
+            unsupported(op, "only entry tensors, partitions and BLOCK pfors at top level");
         }
+    }
+
+    // A pfor of BLOCK-level calls that fill GLOBAL pieces (waiting on nothing but earlier
+    // kernels): a reduction's zeroing, which must finish before the blocks add into it.
+    void fill_grid(const event::Op& op) {
+        if (plan_.grid)
+            unsupported(op, "a BLOCK pfor after the warp-specialized one (only fills before it "
+                            "are generated)");
+        if (op.loop.level != ir::Level::Block)
+            unsupported(op, "a top-level pfor must be at BLOCK level");
+        check_vars(op, op.loop.vars);
+        for (const auto& inner : op.loop.body.ops) {
+            if (inner.kind == event::OpKind::Part) {
+                plan_.scope.add(inner);
+                continue;
+            }
+            if (inner.kind != event::OpKind::Call || inner.level != ir::Level::Block ||
+                !inner.over.empty())
+                unsupported(op, "the generator emits warp-specialized kernels, and BLOCK pfors "
+                                "that only fill global tensors; " +
+                                    op_name(inner) +
+                                    " is neither (map the block instance with `warpspecialize`)");
+            for (const auto& r : inner.after)
+                if (std::none_of(plan_.fill_grids.begin(), plan_.fill_grids.end(),
+                                 [&](const event::Op* g) { return g->result == r.id; }))
+                    unsupported(inner, "a fill kernel's call may wait only on earlier kernels");
+        }
+        plan_.fill_grids.push_back(&op);
     }
 
     void grid(const event::Op& op) {
@@ -95,7 +127,7 @@ private:
 
     void compute_call(const event::Op& op) {
         if (op.role != event::Role::Compute || !is_thread_grid(op.over))
-            unsupported(op, "compute calls must run @THREAD over (WARPGROUP G, WARP 4, THREAD 32)");
+            unsupported(op, "compute ops must run @THREAD over (WARPGROUP G, WARP 4, THREAD 32)");
         check_vars(op, {op.over[0].var, op.over[1].var, op.over[2].var});
         if (plan_.compute_dims.empty()) {
             plan_.compute_dims = op.over;
@@ -124,11 +156,20 @@ private:
             compute_call(op);
             (plan_.loop ? plan_.after_loop : plan_.before_loop).push_back(&op);
             return;
+        case event::OpKind::Copy:
+            if (!plan_.loop || op.mode != event::CopyMode::Add)
+                unsupported(op, "the only copies outside the pipelined loop are reducing copies "
+                                "(copy add) after it");
+            compute_call(op);
+            plan_.after_loop.push_back(&op);
+            return;
+        case event::OpKind::Join:
+            return; // references to it are lowered (or refused) where they are made
         case event::OpKind::For:
             return pipelined_loop(op);
         default:
-            unsupported(op, "only register tensors, partitions, compute calls and one "
-                            "pipelined for inside the block");
+            unsupported(op, "only register tensors, partitions, compute calls, reducing copies "
+                            "and one pipelined for inside the block");
         }
     }
 

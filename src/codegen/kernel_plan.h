@@ -6,8 +6,10 @@
 // Requires: the output of the whole pass pipeline (docs/compiler.md) for a warp-specialized
 // program: entry parameters, blocks partitions, one BLOCK pfor with register budgets, and in its
 // body compute calls over (WARPGROUP G, WARP 4, THREAD 32) around one pipelined `for` whose DMA
-// copies fill staged SHARED buffers. Guarantees: a plan whose pointers point into `program`, or
-// one Diagnostic naming the first op the code generator cannot lower and why.
+// copies fill staged SHARED buffers; before it, BLOCK pfors that only fill pieces of GLOBAL
+// tensors (a reduction's zeroing) become small kernels launched first. Guarantees: a plan whose
+// pointers point into `program`, or one Diagnostic naming the first op the code generator cannot
+// lower and why.
 #include "codegen/piece.h"
 #include "ir/diagnostic.h"
 #include "ir/event.h"
@@ -20,15 +22,18 @@ namespace kiln::codegen {
 struct KernelPlan {
     std::string name;
     std::vector<const event::TensorDecl*> params; // entry parameters, in declaration order
-    const event::Op* grid = nullptr;              // the BLOCK pfor
-    std::vector<event::ProcDim> compute_dims;     // (g: WARPGROUP G, w: WARP 4, t: THREAD 32)
+    const event::Op* grid = nullptr;              // the warp-specialized BLOCK pfor
+    // BLOCK pfors before `grid` whose calls only fill GLOBAL pieces: one kernel each, launched
+    // before `grid`'s on the same stream (so `grid`'s references to them need no barrier).
+    std::vector<const event::Op*> fill_grids;
+    std::vector<event::ProcDim> compute_dims; // (g: WARPGROUP G, w: WARP 4, t: THREAD 32)
     int64_t compute_warpgroups = 0;
     const event::Op* loop = nullptr; // the pipelined for
     int64_t stages = 1;
     std::vector<const event::Op*> before_loop; // compute calls, textual (a valid SSA) order
-    std::vector<const event::Op*> after_loop;
-    std::vector<const event::Op*> dma_copies; // in the loop
-    std::vector<const event::Op*> loop_calls; // compute calls in the loop
+    std::vector<const event::Op*> after_loop;  // calls and reducing copies (copy add)
+    std::vector<const event::Op*> dma_copies;  // in the loop
+    std::vector<const event::Op*> loop_calls;  // compute calls in the loop
     std::vector<const event::TensorDecl*> registers;
     std::vector<const event::TensorDecl*> staged;
     int64_t smem_bytes = 0; // end of the last staged buffer (all stages)

@@ -3,10 +3,60 @@
 #include "codegen/tma_lowering.h"
 #include "ir/event_printer.h"
 
+#include <cmath>
 #include <map>
 #include <sstream>
 
 namespace kiln::codegen {
+const event::TensorDecl& register_tensor(const KernelPlan& plan, const event::Op& call,
+                                         const event::View& v) {
+    auto it = plan.scope.tensors.find(v.name);
+    if (!v.whole() || it == plan.scope.tensors.end() || it->second.memory != ir::Memory::Register ||
+        it->second.dtype != ir::DType::F32)
+        unsupported(call,
+                    "'" + event::print_view(v) + "' is not a per-thread f32 register fragment");
+    return it->second;
+}
+
+std::string float_literal(const event::Op& call, const ir::Operand& o) {
+    if (o.is_tensor())
+        unsupported(call, "fill value must be a scalar literal");
+    const auto& e = o.scalar();
+    double v = 0;
+    if (e->kind == ir::ExprKind::Float)
+        v = e->float_value;
+    else if (e->kind == ir::ExprKind::Int)
+        v = static_cast<double>(e->int_value);
+    else if (e->kind == ir::ExprKind::Neg && e->args[0]->kind == ir::ExprKind::Float)
+        v = -e->args[0]->float_value;
+    else
+        unsupported(call, "fill value '" + ir::to_string(e) + "' is not a literal");
+    if (std::isnan(v))
+        unsupported(call, "fill value NaN has no use as a literal");
+    if (std::isinf(v)) // INFINITY is not defined under NVRTC; the bit pattern always is
+        return v > 0 ? "__int_as_float(0x7f800000)" : "__int_as_float(0xff800000)";
+    std::ostringstream s;
+    s.precision(9);
+    s << v;
+    std::string text = s.str();
+    if (text.find_first_of(".en") == std::string::npos)
+        text += ".0";
+    return text + "f";
+}
+
+std::string store_value(const event::Op& call, ir::DType t, const std::string& v) {
+    switch (t) {
+    case ir::DType::F32:
+        return v;
+    case ir::DType::BF16:
+        return "__float2bfloat16_rn(" + v + ")";
+    case ir::DType::F16:
+        return "__float2half_rn(" + v + ")";
+    default:
+        unsupported(call, "stores to " + std::string(ir::spelling(t)) + " are not generated");
+    }
+}
+
 namespace {
 
 const event::LeafDef& leaf_of(const event::EventProgram& program, const event::Op& call) {
@@ -39,16 +89,6 @@ const event::View& operand_view(const event::Op& call, const std::map<std::strin
     if (!ref.indices.empty() || it == b.end())
         unsupported(call, "operand '" + ref.name + "' of '" + stmt.op +
                               "' is not a whole tensor parameter of the leaf");
-    return it->second;
-}
-
-const event::TensorDecl& register_tensor(const KernelPlan& plan, const event::Op& call,
-                                         const event::View& v) {
-    auto it = plan.scope.tensors.find(v.name);
-    if (!v.whole() || it == plan.scope.tensors.end() || it->second.memory != ir::Memory::Register ||
-        it->second.dtype != ir::DType::F32)
-        unsupported(call,
-                    "'" + event::print_view(v) + "' is not a per-thread f32 register fragment");
     return it->second;
 }
 
@@ -131,26 +171,6 @@ void emit_mma(CodeWriter& w, const KernelPlan& plan, const event::Op& call,
     w.close();
 }
 
-std::string float_literal(const event::Op& call, const ir::Operand& o) {
-    if (o.is_tensor())
-        unsupported(call, "fill value must be a scalar literal");
-    const auto& e = o.scalar();
-    double v = 0;
-    if (e->kind == ir::ExprKind::Float)
-        v = e->float_value;
-    else if (e->kind == ir::ExprKind::Int)
-        v = static_cast<double>(e->int_value);
-    else
-        unsupported(call, "fill value '" + ir::to_string(e) + "' is not a literal");
-    std::ostringstream s;
-    s.precision(9);
-    s << v;
-    std::string text = s.str();
-    if (text.find_first_of(".en") == std::string::npos)
-        text += ".0";
-    return text + "f";
-}
-
 void emit_fill(CodeWriter& w, const KernelPlan& plan, const event::Op& call,
                const std::map<std::string, event::View>& b, const ir::LeafOp& stmt) {
     const auto& r = register_tensor(plan, call, operand_view(call, b, stmt, 0));
@@ -159,19 +179,6 @@ void emit_fill(CodeWriter& w, const KernelPlan& plan, const event::Op& call,
     w.line("#pragma unroll");
     w.line("for (int e = 0; e < " + std::to_string(elements(r.shape)) + "; ++e) " + r.name +
            "[e] = " + float_literal(call, stmt.operands[1]) + ";");
-}
-
-std::string store_value(const event::Op& call, ir::DType t, const std::string& v) {
-    switch (t) {
-    case ir::DType::F32:
-        return v;
-    case ir::DType::BF16:
-        return "__float2bfloat16_rn(" + v + ")";
-    case ir::DType::F16:
-        return "__float2half_rn(" + v + ")";
-    default:
-        unsupported(call, "stores to " + std::string(ir::spelling(t)) + " are not generated");
-    }
 }
 
 std::string pair_store(ir::DType t, const std::string& p, const std::string& v0,
@@ -278,6 +285,59 @@ void emit_store(CodeWriter& w, const KernelPlan& plan, const event::Op& call,
     w.close();
 }
 
+// rowsum(r, S): S the wgmma accumulator in registers ([2, N/2] per thread: rows h = 0, 1 at
+// registers 4 * n8 + 2 * h + {0, 1}), r the thread's two row partials: r[h] += its columns.
+// Padded columns of an edge tile hold exact zeros (TMA zero-fills A and B), so no predicate.
+void emit_rowsum(CodeWriter& w, const KernelPlan& plan, const event::Op& call,
+                 const std::map<std::string, event::View>& b, const ir::LeafOp& stmt) {
+    const auto& r = register_tensor(plan, call, operand_view(call, b, stmt, 0));
+    const auto& acc = register_tensor(plan, call, operand_view(call, b, stmt, 1));
+    if (r.shape != ir::Shape{2} || acc.shape.size() != 2 || acc.shape[0] != 2)
+        unsupported(call,
+                    "rowsum needs a [2] row fragment and a [2, n] accumulator fragment, not " +
+                        ir::shape_string(r.shape) + " and " + ir::shape_string(acc.shape));
+    const std::string n8 = std::to_string(acc.shape[1] / 2);
+    w.line("// rowsum(" + r.name + ", " + acc.name + "): this thread's columns of its two rows");
+    w.line("#pragma unroll");
+    w.open("for (int h = 0; h < 2; ++h)");
+    w.line("float v0 = 0.0f;");
+    w.line("#pragma unroll");
+    w.line("for (int n8 = 0; n8 < " + n8 + "; ++n8) v0 += " + acc.name + "[4 * n8 + 2 * h] + " +
+           acc.name + "[4 * n8 + 2 * h + 1];");
+    w.line(r.name + "[h] += v0;");
+    w.close();
+}
+
+// copy add R -> P[t], R a thread's two row partials, P[t] its `mma(.., row, THREAD)` fragment of
+// a GLOBAL f32 vector: the four lanes of a quad hold partials of the same two rows, so a
+// butterfly over the quad sums them and one lane adds the total (red.global.add.f32).
+void emit_reduce_copy(CodeWriter& w, const KernelPlan& plan, const event::Op& copy) {
+    const auto& r = register_tensor(plan, copy, copy.src);
+    const auto& dims = plan.compute_dims;
+    auto frag = peel_fragment(plan.scope, copy.dst, dims[1].var, dims[2].var);
+    if (!frag || frag->role != ir::MmaRole::Row || r.shape != ir::Shape{2})
+        unsupported(copy, "a reducing copy must add a [2] register fragment into its mma row "
+                          "fragment of a global vector");
+    auto piece = resolve_piece(plan.scope, frag->warpgroup_view);
+    if (!piece)
+        unsupported(copy, piece.errors()[0].message);
+    const auto& g = *piece->tensor;
+    if (g.memory != ir::Memory::Global || g.dtype != ir::DType::F32 || g.shape.size() != 1 ||
+        piece->extent[0] != 64)
+        unsupported(copy, "the destination must be 64 rows of a GLOBAL f32 vector");
+    const std::string rows = std::to_string(g.shape[0]);
+    w.line("// " + r.name + " -> " + g.name + ": quad butterfly, then lane 0 of the quad adds");
+    w.line("#pragma unroll");
+    w.open("for (int h = 0; h < 2; ++h)");
+    w.line("float v0 = " + r.name + "[h];");
+    w.line("v0 += __shfl_xor_sync(0xffffffffu, v0, 1);");
+    w.line("v0 += __shfl_xor_sync(0xffffffffu, v0, 2);");
+    w.line("const int row = " + piece->origin[0] +
+           " + kiln::dev::wgmma::accumulator_row(wg_thread, 2 * h);");
+    w.line("if (threadIdx.x % 4 == 0 && row < " + rows + ") atomicAdd(" + g.name + " + row, v0);");
+    w.close();
+}
+
 } // namespace
 
 bool is_wgmma_call(const event::EventProgram& program, const event::Op& call) {
@@ -314,6 +374,8 @@ void emit_wgmma_call(CodeWriter& w, const event::EventProgram& program, const Ke
 
 void emit_thread_call(CodeWriter& w, const event::EventProgram& program, const KernelPlan& plan,
                       const event::Op& call) {
+    if (call.kind == event::OpKind::Copy)
+        return emit_reduce_copy(w, plan, call);
     const auto& leaf = leaf_of(program, call);
     auto b = bind_tensors(leaf, call);
     for (const auto& s : leaf.body) {
@@ -321,6 +383,8 @@ void emit_thread_call(CodeWriter& w, const event::EventProgram& program, const K
             emit_fill(w, plan, call, b, s);
         else if (s.op == "copy")
             emit_store(w, plan, call, b, s, "");
+        else if (s.op == "rowsum")
+            emit_rowsum(w, plan, call, b, s);
         else if (s.op == "call_external" && epilogue_functions().count(s.external))
             emit_store(w, plan, call, b, s, s.external);
         else

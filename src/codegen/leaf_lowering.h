@@ -7,7 +7,10 @@
 //  - copy(D, S) — or call_external(F, D, S1, S2) with F a known per-element epilogue function
 //    (kiln_swiglu) — from register accumulators to a GLOBAL piece's accumulator fragment →
 //    converting stores at the wgmma accumulator coordinates, predicated on the tensor's bounds so
-//    ragged edge tiles write nothing outside it.
+//    ragged edge tiles write nothing outside it;
+//  - rowsum(r, S) of an accumulator into the thread's two row partials, and the reducing copy
+//    `copy add R -> P[t]` of those partials into a GLOBAL vector's mma row fragment → a quad
+//    butterfly (__shfl_xor_sync) and one atomicAdd per row from lane 0 of each quad.
 // Any other leaf statement or operand shape is a Diagnostic naming the call.
 #include "codegen/code_writer.h"
 #include "codegen/kernel_plan.h"
@@ -24,8 +27,16 @@ bool is_wgmma_call(const event::EventProgram& program, const event::Op& call);
 void emit_wgmma_call(CodeWriter& w, const event::EventProgram& program, const KernelPlan& plan,
                      const event::Op& call, const std::string& stage);
 
-// Emits a per-thread call (fill, converting store). The kernel names the thread's index inside
-// its warpgroup `wg_thread`.
+// A per-thread f32 REGISTER tensor named whole by `v`, or a Diagnostic naming `op`.
+const event::TensorDecl& register_tensor(const KernelPlan& plan, const event::Op& op,
+                                         const event::View& v);
+// The C float literal of a leaf's scalar literal operand (`0.0f`; infinities as bit patterns).
+std::string float_literal(const event::Op& call, const ir::Operand& o);
+// `v` (a float expression) converted for a store into an element of type `t`.
+std::string store_value(const event::Op& call, ir::DType t, const std::string& v);
+
+// Emits a per-thread call (fill, converting store, row sum) or reducing copy. The kernel names the
+// thread's index inside its warpgroup `wg_thread`.
 void emit_thread_call(CodeWriter& w, const event::EventProgram& program, const KernelPlan& plan,
                       const event::Op& call);
 

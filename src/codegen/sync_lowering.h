@@ -5,6 +5,7 @@
 //  - a DMA copy waiting on the consumers of the stage it overwrites (`cross %call[:, :, :]@-D`,
 //    D = stages) waits on the stage's `empty` mbarrier, which each compute warp arrives on once
 //    its wgmmas reading that stage have retired (wgmma's own commit/wait);
+//  - a reference to a fill kernel's pfor (launched earlier on the same stream) is dropped;
 //  - a reference indexed by the op's own processor variables (point-wise) is dropped: the same
 //    thread runs both ops in program order, and wgmmas on the same accumulator retire in order;
 //  - a reference broadcast over WARPGROUP or WARP dimensions becomes a named barrier of the

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Compile-only check of the CUDA the code generator emits (no GPU needed): `kiln compile
-# --emit=cuda` for the GEMM family at tile-multiple and ragged sizes, each built for sm_90a with
+# --emit=cuda` for the GEMM family (GEMM, batched, dual, GEMM + row sum) at tile-multiple and ragged sizes, each built for sm_90a with
 # -Xptxas -v; fails on generator or compile errors, local-memory spills, stack frames, and ptxas
 # warnings that setmaxnreg was ignored or wgmma serialized.
 # Usage: tests/cuda/codegen_check.sh KILN_BINARY
@@ -12,7 +12,8 @@ TMP=$(mktemp -d)
 trap 'rm -rf "$TMP"' EXIT
 FLAGS=(-std=c++20 -O3 -gencode=arch=compute_90a,code=sm_90a -Xcompiler -fPIC -Idevice -Xptxas -v)
 # name:example:size overrides (comma separated)
-CASES=(gemm:gemm: gemm_ragged:gemm:M=200,N=300,K=100 batched_gemm:batched_gemm: dual_gemm:dual_gemm:)
+CASES=(gemm:gemm: gemm_ragged:gemm:M=200,N=300,K=100 batched_gemm:batched_gemm: dual_gemm:dual_gemm:
+       gemm_rowsum:gemm_rowsum: gemm_rowsum_ragged:gemm_rowsum:M=200,N=300,K=100)
 fail=0
 pids=()
 for c in "${CASES[@]}"; do

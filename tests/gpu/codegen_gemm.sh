@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-# On a GPU machine: builds tests/gpu/codegen_gemm.cu against every generated GEMM DIR/*.cu (from
-# `kiln compile examples/gemm.kiln --size ... --emit=cuda -o DIR/NAME.cu`, or batched_gemm.kiln;
-# the sizes are read from the generated header), runs each (correctness vs float64, speed vs cuBLAS), runs
+# On a GPU machine: builds tests/gpu/codegen_gemm.cu against every generated GEMM-family kernel
+# DIR/*.cu (from `kiln compile examples/{gemm,batched_gemm,gemm_rowsum,dual_gemm}.kiln --size ...
+# --emit=cuda -o DIR/NAME.cu`; the program and sizes are read from the generated header), runs
+# each (correctness vs float64, speed vs its cuBLAS peers), runs
 # compute-sanitizer memcheck and synccheck on DIR/*small*.cu, and writes OUT_DIR/codegen_gemm.json
 # (a list of the per-shape objects) and OUT_DIR/codegen_gemm.log.
 # Usage: tests/gpu/codegen_gemm.sh DIR OUT_DIR
@@ -12,18 +13,25 @@ mkdir -p "$OUT_DIR" /tmp/codegen_gemm
 LOG="$OUT_DIR/codegen_gemm.log"
 size() { sed -n '1s/.*sizes \(.*\)).*/\1/p' "$1" | tr ',' '\n' | sed -n "s/^ *$2 = \([0-9]*\)$/\1/p"; }
 export LD_LIBRARY_PATH=/usr/local/cuda/lib64:${LD_LIBRARY_PATH:-}
-build() {  # NAME FILE [extra flags]: without cuBLAS when it cannot be linked
-    local n=$1 f=$2
-    shift 2
-    nvcc -std=c++20 -O3 -gencode=arch=compute_90a,code=sm_90a -Idevice \
-        -DKILN_GENERATED="\"$PWD/$f\"" -DKILN_M=$(size "$f" M) -DKILN_N=$(size "$f" N) \
-        -DKILN_K=$(size "$f" K) $(grep -q "event program 'batched_gemm'" "$f" && echo -DKILN_Z=$(size "$f" Z)) \
-        tests/gpu/codegen_gemm.cu "$@" -o "/tmp/codegen_gemm/$n"
+kind_flags() {  # the harness's mode for the generated program
+    case $(sed -n "1s/.*event program '\([a-z_]*\)'.*/\1/p" "$1") in
+    batched_gemm) echo "-DKILN_Z=$(size "$1" Z)" ;;
+    gemm_rowsum) echo -DKILN_ROWSUM ;;
+    dual_gemm) echo -DKILN_DUAL ;;
+    esac
 }
+build() {  # NAME FILE
+    nvcc -std=c++20 -O3 -gencode=arch=compute_90a,code=sm_90a -Idevice \
+        -DKILN_GENERATED="\"$PWD/$2\"" -DKILN_M=$(size "$2" M) -DKILN_N=$(size "$2" N) \
+        -DKILN_K=$(size "$2" K) $(kind_flags "$2") tests/gpu/codegen_gemm.cu -lcublas \
+        -o "/tmp/codegen_gemm/$1"
+}
+jobs=0
 for f in "$DIR"/*.cu; do
     n=$(basename "$f" .cu)
-    ( build "$n" "$f" -lcublas || build "$n" "$f" -DKILN_NO_CUBLAS ||
-      echo "BUILD FAILED: $n" ) >"/tmp/codegen_gemm/$n.build" 2>&1 &
+    ( build "$n" "$f" || echo "BUILD FAILED: $n" ) >"/tmp/codegen_gemm/$n.build" 2>&1 &
+    jobs=$((jobs + 1))
+    [ $((jobs % 12)) = 0 ] && wait
 done
 wait
 cat /tmp/codegen_gemm/*.build >"$LOG"
