@@ -92,8 +92,10 @@ std::optional<Diagnostic> open_device(Driver& d, Loader& l) {
 }
 
 Result<Driver*> load_driver() {
-    auto lib = SharedLibrary::open({"libcuda.so.1", "/usr/local/nvidia/lib64/libcuda.so.1"},
-                                   "no CUDA driver: libcuda.so.1 (the NVIDIA driver)");
+    auto lib =
+        SharedLibrary::open({"libcuda.so.1", "/usr/local/nvidia/lib64/libcuda.so.1",
+                             "/usr/lib/x86_64-linux-gnu/libcuda.so.1", "/usr/lib64/libcuda.so.1"},
+                            "no CUDA driver: libcuda.so.1 (the NVIDIA driver)");
     if (!lib)
         return lib.errors();
     Loader l;
