@@ -20,8 +20,10 @@ Result<CompiledKernels> compile_and_store(const codegen::Generated& g, const Ker
         std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     out.entry = {std::move(*cubin), g.spec};
     out.cache_hit = false;
-    if (auto e = cache.store(g.spec.program, out.digest, out.entry))
-        out.notes.push_back(e->message + " (continuing without caching)");
+    auto failed = cache.store(g.spec.program, out.digest, out.entry);
+    out.stored = !failed;
+    if (failed)
+        out.notes.push_back(failed->message + " (continuing without caching)");
     return out;
 }
 

@@ -21,6 +21,7 @@ namespace kiln::runtime {
 struct CompiledKernels {
     CacheEntry entry;
     bool cache_hit = false;
+    bool stored = false;        // a miss's cubin is in the cache now
     std::string digest;         // the cache key
     std::filesystem::path path; // the cache entry
     double compile_seconds = 0; // NVRTC, on a miss

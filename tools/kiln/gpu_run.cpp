@@ -128,14 +128,14 @@ void print_cache(const runtime::CompiledKernels& c) {
     if (c.cache_hit)
         fmt::print("kernel cache: hit {}\n", c.path.string());
     else
-        fmt::print("kernel cache: miss; NVRTC compiled in {:.2f} s, stored {}\n", c.compile_seconds,
-                   c.path.string());
+        fmt::print("kernel cache: miss; NVRTC compiled in {:.2f} s{}\n", c.compile_seconds,
+                   c.stored ? ", stored " + c.path.string() : ", not stored");
 }
 
 void print_timing(const runtime::LaunchTiming& t, double flops) {
     fmt::print("gpu time: median {:.4f} ms over {} launches (min {:.4f}, max {:.4f}){}\n",
                t.median_ms, t.iterations, t.min_ms, t.max_ms,
-               flops > 0 ? fmt::format(", {:.1f} TFLOP/s", flops / (t.median_ms * 1e-3) / 1e12)
+               flops > 0 ? fmt::format(", {:.4g} TFLOP/s", flops / (t.median_ms * 1e-3) / 1e12)
                          : "");
 }
 
