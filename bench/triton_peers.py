@@ -210,24 +210,24 @@ def main(argv):
     import triton
 
     torch.manual_seed(0)
-    rows = []
-    for case in args.cases:
-        rows.append(run_case_guarded(runner, case))
-        print(json.dumps(rows[-1]), flush=True)
-    print_table(rows)
     report = {
         "gpu": torch.cuda.get_device_name(),
         "sm_count": torch.cuda.get_device_properties(0).multi_processor_count,
-        "clocks_sm_mem_mhz_at_end": smi("clocks.sm,clocks.mem"),
         "torch": torch.__version__, "triton": triton.__version__,
         "timing": f"median of do_bench over CUDA-graph replays of {GRAPH_CALLS} calls "
                   "(per call); *_eager_ms: do_bench of single calls",
         "command": "python3 bench/triton_peers.py " + " ".join(argv),
-        "cases": rows,
+        "cases": [],
     }
-    if args.json:
-        with open(args.json, "w") as f:
-            json.dump(report, f, indent=1)
+    rows = report["cases"]
+    for case in args.cases:
+        rows.append(run_case_guarded(runner, case))
+        print(json.dumps(rows[-1]), flush=True)
+        report["clocks_sm_mem_mhz_at_end"] = smi("clocks.sm,clocks.mem")
+        if args.json:  # after every case, so a run cut short keeps what it measured
+            with open(args.json, "w") as f:
+                json.dump(report, f, indent=1)
+    print_table(rows)
     return 0 if all(r["status"] in ("ok", "skipped") for r in rows) else 1
 
 
