@@ -6,21 +6,7 @@ kiln=$1
 src=$2
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-failures=0
-
-# expect CODE "substring of stdout+stderr" -- ARGS...
-expect() {
-    local code=$1 want=$2
-    shift 3
-    local out rc
-    out=$("$kiln" "$@" 2>&1)
-    rc=$?
-    if [[ $rc -ne $code || "$out" != *"$want"* ]]; then
-        echo "FAIL: kiln $* -> exit $rc (want $code), output lacks: $want"
-        echo "$out" | head -n 5
-        failures=$((failures + 1))
-    fi
-}
+source "$(dirname "$0")/expect.sh"
 
 gemm=$src/examples/gemm.kiln
 expect 0 "call gemm_leaf(C5, Ap4[t], Bp3[t])" -- compile "$gemm"

@@ -8,21 +8,8 @@ kiln=$1
 src=$2
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-failures=0
-
-# expect CODE "substring of stdout+stderr" -- ARGS...
-expect() {
-    local code=$1 want=$2
-    shift 3
-    local out rc
-    out=$(KILN_CACHE_DIR="$tmp/cache" "$kiln" "$@" 2>&1)
-    rc=$?
-    if [[ $rc -ne $code || "$out" != *"$want"* ]]; then
-        echo "FAIL: kiln $* -> exit $rc (want $code), output lacks: $want"
-        echo "$out" | head -n 5
-        failures=$((failures + 1))
-    fi
-}
+export KILN_CACHE_DIR=$tmp/cache
+source "$(dirname "$0")/expect.sh"
 
 gemm=$src/examples/gemm.kiln
 expect 2 "--emit=cubin writes a binary: give -o FILE" -- compile "$gemm" --emit=cubin
@@ -39,7 +26,7 @@ expect 2 "--iters: Value -1 not in range" -- run "$gemm" --gpu --iters -1
 gpu=0
 command -v nvidia-smi >/dev/null 2>&1 && nvidia-smi -L >/dev/null 2>&1 && gpu=1
 if [[ $gpu == 0 ]]; then
-    out=$(KILN_CACHE_DIR="$tmp/cache" "$kiln" run "$gemm" --gpu 2>&1)
+    out=$("$kiln" run "$gemm" --gpu 2>&1)
     rc=$?
     if [[ $rc -ne 1 || ! "$out" =~ "error: --gpu: no CUDA "(driver|device) ]]; then
         echo "FAIL: kiln run --gpu without a GPU -> exit $rc (want 1), output:"
