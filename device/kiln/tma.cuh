@@ -128,6 +128,14 @@ __device__ __forceinline__ void store(const CUtensorMap* map, const void* smem_s
                                     smem_src);
 }
 
+/// Shared -> global tile store of a rank-R box at `coords` (innermost first).
+template <int R>
+__device__ __forceinline__ void store(const CUtensorMap* map, const void* smem_src,
+                                      const int32_t (&coords)[R]) {
+    cuda::ptx::cp_async_bulk_tensor(cuda::ptx::space_global, cuda::ptx::space_shared, map, coords,
+                                    smem_src);
+}
+
 __device__ __forceinline__ void store_commit() { cuda::ptx::cp_async_bulk_commit_group(); }
 
 /// Waits until at most N committed store groups still read their shared-memory source.

@@ -7,9 +7,11 @@
 #include "codegen/leaf_lowering.h"
 #include "codegen/sync_lowering.h"
 #include "codegen/tma_lowering.h"
+#include "codegen/tma_store.h"
 #include "ir/event_printer.h"
 
 #include <map>
+#include <set>
 
 namespace kiln::codegen {
 namespace {
@@ -30,6 +32,10 @@ public:
 
     Generated run() {
         lower_copies();
+        std::set<std::string> loaded;
+        for (const auto& [name, l] : maps_)
+            loaded.insert(name);
+        stores_ = plan_tma_stores(program_, plan_, loaded, options_.tma_store_epilogue);
         check_smem();
         header();
         for (const auto* pfor : plan_.fill_grids)
@@ -61,7 +67,12 @@ private:
                 unsupported(*plan_.loop,
                             "buffer " + b->name + ": swizzle128 stages must be 1024-byte aligned");
         barrier_offset_ = (plan_.smem_bytes + 7) / 8 * 8;
-        smem_total_ = barrier_offset_ + 16 * plan_.stages + 1024; // + alignment slack
+        smem_total_ = barrier_offset_ + 16 * plan_.stages;
+        if (!stores_.empty()) { // 128B-swizzled staging buffers need 1024-byte alignment
+            staging_offset_ = (smem_total_ + 1023) / 1024 * 1024;
+            smem_total_ = staging_offset_ + kStagingBytesPerWarpgroup * plan_.compute_warpgroups;
+        }
+        smem_total_ += 1024; // alignment slack
         if (smem_total_ > kMaxSmem)
             unsupported(*plan_.grid, "shared memory " + std::to_string(smem_total_) +
                                          " bytes (buffers, barriers, alignment) exceeds 227 KiB");
@@ -117,8 +128,13 @@ private:
                 op_name(*plan_.grid));
         w_.line("constexpr int kBarrierOffset = " + std::to_string(barrier_offset_) +
                 ";  // after the staged buffers (alloc-smem)");
+        if (!stores_.empty())
+            w_.line("constexpr int kStagingOffset = " + std::to_string(staging_offset_) +
+                    ";  // epilogue staging, " + std::to_string(kStagingBytesPerWarpgroup) +
+                    " B per compute warpgroup");
         w_.line("// dynamic shared memory: " + std::to_string(smem_total_) +
-                " B (+ full/empty mbarriers + 1024 B alignment slack)");
+                " B (+ full/empty mbarriers" + (stores_.empty() ? "" : ", staging") +
+                " + 1024 B alignment slack)");
         w_.line("}  // namespace kiln_" + program_.name);
         w_.line("");
         for (const auto& def : epilogue_definitions(program_)) {
@@ -130,7 +146,7 @@ private:
     std::vector<std::string> kernel_params() const {
         std::vector<std::string> out;
         for (const auto* p : plan_.params) {
-            if (maps_.count(p->name))
+            if (maps_.count(p->name) || stores_.count(p->name))
                 out.push_back("const __grid_constant__ CUtensorMap tm_" + p->name);
             else
                 out.push_back(cuda_type(p->dtype) + "* __restrict__ " + p->name);
@@ -161,6 +177,8 @@ private:
                 " of stage s landed; empty[s]: every compute warp released stage s.");
         w_.line("uint64_t* const full = reinterpret_cast<uint64_t*>(smem + kBarrierOffset);");
         w_.line("uint64_t* const empty = full + kStages;");
+        if (!stores_.empty())
+            w_.line("uint8_t* const staging_smem = smem + kStagingOffset;");
         w_.open("if (threadIdx.x == 0)");
         w_.open("for (int s = 0; s < kStages; ++s)");
         w_.line("kiln::dev::mbarrier::init(&full[s], 1);");
@@ -303,6 +321,10 @@ private:
         for (const auto* op : plan_.after_loop)
             thread_call(*op);
         w_.close();
+        if (!stores_.empty()) {
+            w_.line("// the staging buffers stay allocated until the last TMA stores read them");
+            w_.line("if (threadIdx.x % 128 == 0) kiln::dev::tma::store_wait_read<0>();");
+        }
     }
 
     void sync(const event::Op& op) {
@@ -332,7 +354,7 @@ private:
         w_.open("");
         w_.line(ir_line(op));
         sync(op);
-        emit_thread_call(w_, program_, plan_, op);
+        emit_thread_call(w_, program_, plan_, op, stores_);
         w_.close();
     }
 
@@ -363,9 +385,9 @@ private:
 
     // ---- host side: the launch as data (the launcher text is written from it) ----
 
-    SpecArg tensor_map_arg(int param, const TmaLoad& l) const {
-        const auto& g = *l.global;
-        SpecArg a{SpecArg::Kind::TensorMap, param, {g.dtype, {}, {}, l.box, 128}};
+    static SpecArg tensor_map_arg(int param, const event::TensorDecl& g,
+                                  const std::vector<uint32_t>& box) {
+        SpecArg a{SpecArg::Kind::TensorMap, param, {g.dtype, {}, {}, box, 128}};
         uint64_t stride = ir::dtype_bytes(g.dtype);
         for (size_t d = g.shape.size(); d-- > 0;) {
             a.map.dims.push_back(g.shape[d]);
@@ -388,8 +410,13 @@ private:
             const int index = static_cast<int>(s.params.size());
             s.params.push_back({p->name, p->dtype, p->shape, p->privilege});
             auto map = maps_.find(p->name);
-            k.args.push_back(map != maps_.end() ? tensor_map_arg(index, map->second)
-                                                : SpecArg{SpecArg::Kind::Pointer, index, {}});
+            auto store = stores_.find(p->name);
+            if (map != maps_.end())
+                k.args.push_back(tensor_map_arg(index, *p, map->second.box));
+            else if (store != stores_.end())
+                k.args.push_back(tensor_map_arg(index, *p, store->second.box));
+            else
+                k.args.push_back(SpecArg{SpecArg::Kind::Pointer, index, {}});
         }
         for (const auto& n : size_names()) {
             auto it = program_.sizes.find(n);
@@ -410,7 +437,8 @@ private:
     std::vector<TmaLoad> loads_;
     std::vector<KernelLaunch> fill_launches_; // launched before the main kernel, in order
     std::map<std::string, TmaLoad> maps_;     // by global tensor: one tensor map each
-    int64_t barrier_offset_ = 0, smem_total_ = 0;
+    TmaStores stores_; // accumulator stores through shared memory + TMA, by tensor
+    int64_t barrier_offset_ = 0, staging_offset_ = 0, smem_total_ = 0;
     bool full_waited_ = false;
 };
 

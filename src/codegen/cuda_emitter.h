@@ -24,6 +24,9 @@ struct EmitOptions {
     // Order of the launcher's size arguments (the program's `sizes` declaration order); empty:
     // the event program's sizes in name order.
     std::vector<std::string> size_order;
+    // The accumulator stores after the pipelined loop go through shared memory and TMA tile
+    // stores (tma_store.h) where they can; otherwise (and for what cannot) direct stores.
+    bool tma_store_epilogue = false;
 };
 
 struct Generated {

@@ -24,10 +24,14 @@ namespace {
 // Names the generated kernel declares itself; an IR variable with one of them would be shadowed.
 bool reserved(const std::string& var) {
     static const char* names[] = {
-        "tile", "st",   "held",      "smem",     "smem_raw",    "full",      "empty",
-        "p",    "ks",   "e",         "h",        "n8",          "row",       "col",
-        "row0", "col0", "out",       "v0",       "v1",          "da0",       "db0",
-        "da1",  "db1",  "wg_thread", "in_plane", "group_first", "group_rows"};
+        "tile",        "st",         "held",    "smem",         "smem_raw",
+        "full",        "empty",      "p",       "ks",           "e",
+        "h",           "n8",         "row",     "col",          "row0",
+        "col0",        "out",        "v0",      "v1",           "da0",
+        "db0",         "da1",        "db1",     "wg_thread",    "in_plane",
+        "group_first", "group_rows", "staging", "staging_smem", "staging_barrier",
+        "srow",        "scol",       "round",   "reg",          "c",
+        "panel",       "at"};
     for (const char* n : names)
         if (var == n)
             return true;

@@ -1,6 +1,7 @@
 #include "codegen/leaf_lowering.h"
 
 #include "codegen/tma_lowering.h"
+#include "codegen/tma_store.h"
 #include "ir/event_printer.h"
 
 #include <cmath>
@@ -55,6 +56,57 @@ std::string store_value(const event::Op& call, ir::DType t, const std::string& v
     default:
         unsupported(call, "stores to " + std::string(ir::spelling(t)) + " are not generated");
     }
+}
+
+std::string AccumulatorStore::value(const std::string& idx) const {
+    std::string args;
+    for (const auto* t : sources)
+        args += (args.empty() ? "" : ", ") + t->name + "[" + idx + "]";
+    return fn.empty() ? args : fn + "(" + args + ")";
+}
+
+std::string AccumulatorStore::describe() const {
+    std::string names;
+    for (const auto* t : sources)
+        names += ", " + t->name;
+    return (fn.empty() ? std::string("copy") : fn) + "(" + global->name + names + ")";
+}
+
+int64_t AccumulatorStore::columns() const {
+    return piece.extent[global->shape.size() - 1];
+}
+
+AccumulatorStore resolve_accumulator_store(const KernelPlan& plan, const event::Op& call,
+                                           const event::View& dv,
+                                           std::vector<const event::TensorDecl*> sources,
+                                           const std::string& fn) {
+    if (sources.empty() || (fn.empty() && sources.size() != 1))
+        unsupported(call, "a store needs a destination and register sources");
+    const auto& src = *sources[0];
+    for (const auto* s : sources)
+        if (s->shape != src.shape)
+            unsupported(call, "sources " + src.name + " and " + s->name + " differ in shape");
+    const auto& dims = plan.compute_dims;
+    auto frag = peel_fragment(plan.scope, dv, dims[1].var, dims[2].var);
+    if (!frag || frag->role != ir::MmaRole::Acc)
+        unsupported(call,
+                    "the destination " + event::print_view(dv) + " is not an accumulator fragment");
+    auto piece = resolve_piece(plan.scope, frag->warpgroup_view);
+    if (!piece)
+        unsupported(call, piece.errors()[0].message);
+    const auto& g = *piece->tensor;
+    const int rank = static_cast<int>(g.shape.size());
+    int64_t n = 1;
+    for (auto e : src.shape)
+        n *= e;
+    if (g.memory != ir::Memory::Global || rank < 2 ||
+        piece->dims != std::vector<int>{rank - 2, rank - 1} || piece->extent[rank - 2] != 64 ||
+        piece->extent[rank - 1] != 2 * n)
+        unsupported(call, "the destination must be a 64 x N accumulator tile of a GLOBAL tensor "
+                          "matching " +
+                              src.name);
+    return {&call, &plan.scope.tensors.at(g.name), *piece, std::move(sources),
+            fn,    plan.compute_dims[0].var};
 }
 
 namespace {
@@ -204,60 +256,23 @@ const std::map<std::string, std::string>& epilogue_functions() {
     return fns;
 }
 
-// copy(D, S) or call_external(F, D, S...): the sources are accumulators in registers, D the
-// accumulator fragment of a global piece; each element stores S[e] or F(S1[e], S2[e], ...).
-void emit_store(CodeWriter& w, const KernelPlan& plan, const event::Op& call,
-                const std::map<std::string, event::View>& b, const ir::LeafOp& stmt,
-                const std::string& fn) {
-    const event::View& dv = operand_view(call, b, stmt, 0);
-    std::vector<const event::TensorDecl*> sources;
-    for (size_t i = 1; i < stmt.operands.size(); ++i)
-        sources.push_back(&register_tensor(plan, call, operand_view(call, b, stmt, i)));
-    if (sources.empty() || (fn.empty() && sources.size() != 1))
-        unsupported(call, "'" + stmt.op + "' needs a destination and register sources");
-    const auto& src = *sources[0];
-    for (const auto* s : sources)
-        if (s->shape != src.shape)
-            unsupported(call, "sources " + src.name + " and " + s->name + " differ in shape");
-    const auto& dims = plan.compute_dims;
-    auto frag = peel_fragment(plan.scope, dv, dims[1].var, dims[2].var);
-    if (!frag || frag->role != ir::MmaRole::Acc)
-        unsupported(call,
-                    "the destination " + event::print_view(dv) + " is not an accumulator fragment");
-    auto piece = resolve_piece(plan.scope, frag->warpgroup_view);
-    if (!piece)
-        unsupported(call, piece.errors()[0].message);
-    const auto& g = *piece->tensor;
+// Direct stores from the accumulator registers: each thread writes its pairs of columns of its
+// two rows (4-byte stores scattered over 8 rows per warp instruction).
+void emit_direct_store(CodeWriter& w, const AccumulatorStore& st) {
+    const auto& g = *st.global;
     const int rank = static_cast<int>(g.shape.size());
-    if (g.memory != ir::Memory::Global || rank < 2 ||
-        piece->dims != std::vector<int>{rank - 2, rank - 1} || piece->extent[rank - 2] != 64 ||
-        piece->extent[rank - 1] != 2 * elements(src.shape))
-        unsupported(call, "the destination must be a 64 x N accumulator tile of a GLOBAL tensor "
-                          "matching " +
-                              src.name);
     const int64_t rows = g.shape[rank - 2], cols = g.shape[rank - 1];
-    const int64_t n = piece->extent[rank - 1];
     std::string base = g.name;
     int64_t stride = rows * cols;
     for (int d = rank - 3; d >= 0; --d) {
-        base += " + static_cast<size_t>(" + piece->origin[d] + ") * " + std::to_string(stride);
+        base += " + static_cast<size_t>(" + st.piece.origin[d] + ") * " + std::to_string(stride);
         stride *= g.shape[d];
     }
-    auto value = [&](const std::string& idx) {
-        std::string args;
-        for (const auto* t : sources)
-            args += (args.empty() ? "" : ", ") + t->name + "[" + idx + "]";
-        return fn.empty() ? args : fn + "(" + args + ")";
-    };
-    std::string names;
-    for (const auto* t : sources)
-        names += ", " + t->name;
-    w.line("// " + (fn.empty() ? std::string("copy") : fn) + "(" + g.name + names +
-           "): accumulator coordinates of wgmma, " + "predicated on " + g.name + "'s " +
-           std::to_string(rows) + " x " + std::to_string(cols) + " bounds");
-    w.line("const int row0 = " + piece->origin[rank - 2] +
+    w.line("// " + st.describe() + ": accumulator coordinates of wgmma, predicated on " + g.name +
+           "'s " + std::to_string(rows) + " x " + std::to_string(cols) + " bounds");
+    w.line("const int row0 = " + st.piece.origin[rank - 2] +
            " + kiln::dev::wgmma::accumulator_row(wg_thread, 0);");
-    w.line("const int col0 = " + piece->origin[rank - 1] +
+    w.line("const int col0 = " + st.piece.origin[rank - 1] +
            " + kiln::dev::wgmma::accumulator_col(wg_thread, 0);");
     w.line("#pragma unroll");
     w.open("for (int h = 0; h < 2; ++h)");
@@ -265,24 +280,42 @@ void emit_store(CodeWriter& w, const KernelPlan& plan, const event::Op& call,
     w.line("if (row >= " + std::to_string(rows) + ") continue;");
     w.line("auto* out = " + base + " + static_cast<size_t>(row) * " + std::to_string(cols) + ";");
     w.line("#pragma unroll");
-    w.open("for (int n8 = 0; n8 < " + std::to_string(n / 8) + "; ++n8)");
+    w.open("for (int n8 = 0; n8 < " + std::to_string(st.columns() / 8) + "; ++n8)");
     w.line("const int col = col0 + 8 * n8;");
-    w.line("const float v0 = " + value("4 * n8 + 2 * h") + ", v1 = " + value("4 * n8 + 2 * h + 1") +
-           ";");
+    w.line("const float v0 = " + st.value("4 * n8 + 2 * h") +
+           ", v1 = " + st.value("4 * n8 + 2 * h + 1") + ";");
     // Pairs are 4/8-byte aligned only when rows have an even number of elements.
     if (cols % 2 == 0) {
         w.line("if (col + 1 < " + std::to_string(cols) + ") " +
                pair_store(g.dtype, "out + col", "v0", "v1"));
         w.line("else if (col < " + std::to_string(cols) +
-               ") out[col] = " + store_value(call, g.dtype, "v0") + ";");
+               ") out[col] = " + store_value(*st.call, g.dtype, "v0") + ";");
     } else {
         w.line("if (col < " + std::to_string(cols) +
-               ") out[col] = " + store_value(call, g.dtype, "v0") + ";");
+               ") out[col] = " + store_value(*st.call, g.dtype, "v0") + ";");
         w.line("if (col + 1 < " + std::to_string(cols) +
-               ") out[col + 1] = " + store_value(call, g.dtype, "v1") + ";");
+               ") out[col + 1] = " + store_value(*st.call, g.dtype, "v1") + ";");
     }
     w.close();
     w.close();
+}
+
+// copy(D, S) or call_external(F, D, S...): the sources are accumulators in registers, D the
+// accumulator fragment of a global piece; each element stores S[e] or F(S1[e], S2[e], ...),
+// through shared memory and the TMA when `tma_stores` has a map for D's tensor.
+void emit_store(CodeWriter& w, const KernelPlan& plan, const event::Op& call,
+                const std::map<std::string, event::View>& b, const ir::LeafOp& stmt,
+                const std::string& fn, const TmaStores& tma_stores) {
+    std::vector<const event::TensorDecl*> sources;
+    for (size_t i = 1; i < stmt.operands.size(); ++i)
+        sources.push_back(&register_tensor(plan, call, operand_view(call, b, stmt, i)));
+    auto st = resolve_accumulator_store(plan, call, operand_view(call, b, stmt, 0),
+                                        std::move(sources), fn);
+    auto map = tma_stores.find(st.global->name);
+    if (map != tma_stores.end())
+        emit_tma_store(w, st);
+    else
+        emit_direct_store(w, st);
 }
 
 // rowsum(r, S): S the wgmma accumulator in registers ([2, N/2] per thread: rows h = 0, 1 at
@@ -373,7 +406,7 @@ void emit_wgmma_call(CodeWriter& w, const event::EventProgram& program, const Ke
 }
 
 void emit_thread_call(CodeWriter& w, const event::EventProgram& program, const KernelPlan& plan,
-                      const event::Op& call) {
+                      const event::Op& call, const TmaStores& tma_stores) {
     if (call.kind == event::OpKind::Copy)
         return emit_reduce_copy(w, plan, call);
     const auto& leaf = leaf_of(program, call);
@@ -382,16 +415,44 @@ void emit_thread_call(CodeWriter& w, const event::EventProgram& program, const K
         if (s.op == "fill")
             emit_fill(w, plan, call, b, s);
         else if (s.op == "copy")
-            emit_store(w, plan, call, b, s, "");
+            emit_store(w, plan, call, b, s, "", tma_stores);
         else if (s.op == "rowsum")
             emit_rowsum(w, plan, call, b, s);
         else if (s.op == "call_external" && epilogue_functions().count(s.external))
-            emit_store(w, plan, call, b, s, s.external);
+            emit_store(w, plan, call, b, s, s.external, tma_stores);
         else
             unsupported(call, "leaf statement '" + s.op +
                                   (s.external.empty() ? "" : "(\"" + s.external + "\")") + "' of " +
                                   leaf.name + " has no per-thread lowering yet");
     }
+}
+
+TmaStores plan_tma_stores(const event::EventProgram& program, const KernelPlan& plan,
+                          const std::set<std::string>& loaded, bool enabled) {
+    TmaStores out;
+    if (!enabled)
+        return out;
+    for (const auto* call : plan.after_loop) {
+        if (call->kind != event::OpKind::Call)
+            continue;
+        const auto& leaf = leaf_of(program, *call);
+        auto b = bind_tensors(leaf, *call);
+        for (const auto& s : leaf.body) {
+            const bool store = s.op == "copy" ||
+                               (s.op == "call_external" && epilogue_functions().count(s.external));
+            if (!store)
+                continue;
+            std::vector<const event::TensorDecl*> sources;
+            for (size_t i = 1; i < s.operands.size(); ++i)
+                sources.push_back(&register_tensor(plan, *call, operand_view(*call, b, s, i)));
+            auto st =
+                resolve_accumulator_store(plan, *call, operand_view(*call, b, s, 0),
+                                          std::move(sources), s.op == "copy" ? "" : s.external);
+            if (tma_storable(st) && !loaded.count(st.global->name))
+                out.emplace(st.global->name, tma_store_map(st));
+        }
+    }
+    return out;
 }
 
 std::vector<std::string> epilogue_definitions(const event::EventProgram& program) {

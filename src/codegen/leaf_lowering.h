@@ -14,7 +14,10 @@
 // Any other leaf statement or operand shape is a Diagnostic naming the call.
 #include "codegen/code_writer.h"
 #include "codegen/kernel_plan.h"
+#include "codegen/tma_store.h"
 
+#include <map>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -27,6 +30,32 @@ bool is_wgmma_call(const event::EventProgram& program, const event::Op& call);
 void emit_wgmma_call(CodeWriter& w, const event::EventProgram& program, const KernelPlan& plan,
                      const event::Op& call, const std::string& stage);
 
+// A store of accumulator registers (or a per-element function F of several) into a 64 x N
+// accumulator tile of a GLOBAL tensor: copy(D, S) and call_external(F, D, S1, S2, ...).
+struct AccumulatorStore {
+    const event::Op* call = nullptr;
+    const event::TensorDecl* global = nullptr; // the destination tensor
+    Piece piece;                               // the warpgroup's 64 x N tile of it
+    std::vector<const event::TensorDecl*> sources;
+    std::string fn;            // empty: copy
+    std::string warpgroup_var; // the compute role's WARPGROUP variable
+    // The value stored for accumulator register `idx` (a C expression).
+    std::string value(const std::string& idx) const;
+    std::string describe() const; // "copy(C, C5)", "kiln_swiglu(O, C15, C25)"
+    int64_t columns() const;      // N of the tile
+};
+// Resolves a store's destination view `dv` (the accumulator fragment of a GLOBAL piece), or a
+// Diagnostic naming `call`.
+AccumulatorStore resolve_accumulator_store(const KernelPlan& plan, const event::Op& call,
+                                           const event::View& dv,
+                                           std::vector<const event::TensorDecl*> sources,
+                                           const std::string& fn);
+
+// The stores after the pipelined loop that go through the TMA (tma_store.h) when `enabled`:
+// those tma_storable, into a tensor no TMA load reads.
+TmaStores plan_tma_stores(const event::EventProgram& program, const KernelPlan& plan,
+                          const std::set<std::string>& loaded, bool enabled);
+
 // A per-thread f32 REGISTER tensor named whole by `v`, or a Diagnostic naming `op`.
 const event::TensorDecl& register_tensor(const KernelPlan& plan, const event::Op& op,
                                          const event::View& v);
@@ -38,7 +67,7 @@ std::string store_value(const event::Op& call, ir::DType t, const std::string& v
 // Emits a per-thread call (fill, converting store, row sum) or reducing copy. The kernel names the
 // thread's index inside its warpgroup `wg_thread`.
 void emit_thread_call(CodeWriter& w, const event::EventProgram& program, const KernelPlan& plan,
-                      const event::Op& call);
+                      const event::Op& call, const TmaStores& tma_stores);
 
 // Device definitions of the epilogue functions the program's leaves call (before the kernel).
 std::vector<std::string> epilogue_definitions(const event::EventProgram& program);

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Compile-only check of the CUDA the code generator emits (no GPU needed): `kiln compile
-# --emit=cuda` for the GEMM family (GEMM, batched, dual, GEMM + row sum) at tile-multiple and ragged sizes, each built for sm_90a with
+# --emit=cuda` for the GEMM family (GEMM, batched, dual, GEMM + row sum) at tile-multiple and ragged sizes,
+# with direct and TMA-store epilogues, each built for sm_90a with
 # -Xptxas -v; fails on generator or compile errors, local-memory spills, stack frames, and ptxas
 # warnings that setmaxnreg was ignored or wgmma serialized.
 # Usage: tests/cuda/codegen_check.sh KILN_BINARY
@@ -11,17 +12,20 @@ NVCC=${NVCC:-nvcc}
 TMP=$(mktemp -d)
 trap 'rm -rf "$TMP"' EXIT
 FLAGS=(-std=c++20 -O3 -gencode=arch=compute_90a,code=sm_90a -Xcompiler -fPIC -Idevice -Xptxas -v)
-# name:example:size overrides (comma separated)
+# name:example:size overrides (comma separated):kiln compile flags
 CASES=(gemm:gemm: gemm_ragged:gemm:M=200,N=300,K=100 batched_gemm:batched_gemm: dual_gemm:dual_gemm:
-       gemm_rowsum:gemm_rowsum: gemm_rowsum_ragged:gemm_rowsum:M=200,N=300,K=100)
+       gemm_rowsum:gemm_rowsum: gemm_rowsum_ragged:gemm_rowsum:M=200,N=300,K=100
+       gemm_tma:gemm:M=200,N=296,K=104:--epilogue=tma dual_gemm_tma:dual_gemm::--epilogue=tma
+       batched_gemm_tma:batched_gemm::--epilogue=tma)
 fail=0
 pids=()
 for c in "${CASES[@]}"; do
-    IFS=: read -r name example sizes <<<"$c"
+    IFS=: read -r name example sizes flags <<<"$c"
     args=()
     for s in ${sizes//,/ }; do args+=(--size "$s"); done
     log="$TMP/$name.log"
-    ( "$KILN" compile "examples/$example.kiln" "${args[@]}" --emit=cuda -o "$TMP/$name.cu" >"$log" 2>&1 &&
+    # shellcheck disable=SC2086  # flags are words
+    ( "$KILN" compile "examples/$example.kiln" "${args[@]}" --emit=cuda $flags -o "$TMP/$name.cu" >"$log" 2>&1 &&
       "$NVCC" "${FLAGS[@]}" -c "$TMP/$name.cu" -o "$TMP/$name.o" >>"$log" 2>&1 ||
       echo COMPILE_FAILED >>"$log" ) &
     pids+=($!)

@@ -26,6 +26,7 @@ struct CompileOptions {
     bool time_passes = false;
     std::string output;
     std::string emit = "event";
+    std::string epilogue = "direct";
 };
 
 bool wants_print(const CompileOptions& o, const std::string& pass) {
@@ -78,6 +79,7 @@ void compile_program(const CompileOptions& o) {
         codegen::EmitOptions emit;
         for (const auto& s : program.sizes)
             emit.size_order.push_back(s.name);
+        emit.tma_store_epilogue = o.epilogue == "tma";
         auto cuda = codegen::emit_cuda(compiled->program, emit);
         if (!cuda)
             fail(cuda.errors());
@@ -116,6 +118,11 @@ void register_compile_command(CLI::App& app) {
                     "(JSON), or the cubin NVRTC makes of it (needs -o)")
         ->check(CLI::IsMember({"event", "cuda", "spec", "cubin"}))
         ->type_name("event|cuda|spec|cubin");
+    cmd->add_option("--epilogue", o.epilogue,
+                    "how generated kernels store their accumulator tiles: direct from registers, "
+                    "or through shared memory and TMA tile stores (docs/codegen.md)")
+        ->check(CLI::IsMember({"direct", "tma"}))
+        ->type_name("direct|tma");
     cmd->footer("Passes, in order: depend, vectorize, copy-elim, warp-specialize, pipeline-loops, "
                 "alloc-smem (docs/passes/).");
     cmd->callback([] { compile_program(o); });

@@ -152,6 +152,43 @@ TEST(CudaEmitter, GemmRowsumZeroesFirstThenSumsRowsOverTheQuad) {
     EXPECT_EQ(s.kernels[1].symbol, "gemm_rowsum");
 }
 
+TEST(CudaEmitter, TmaStoreEpilogueStagesThroughSwizzledSharedMemory) {
+    Lowered l = lower("gemm", {{"M", 200}, {"N", 296}, {"K", 104}});
+    l.options.tma_store_epilogue = true;
+    auto generated = emit_cuda(l.program, l.options);
+    ASSERT_TRUE(generated.ok()) << generated.error_text();
+    const std::string& cuda = generated->source;
+    // C becomes a store tensor map; 4 stages + barriers, then 2 x 16 KiB of staging.
+    EXPECT_HAS(cuda, "gemm(const __grid_constant__ CUtensorMap tm_C, const __grid_constant__ "
+                     "CUtensorMap tm_A, const __grid_constant__ CUtensorMap tm_B) {");
+    EXPECT_HAS(cuda, "constexpr int kStagingOffset = 197632;");
+    EXPECT_HAS(cuda, "if (wg_thread == 0) kiln::dev::tma::store_wait_read<0>();");
+    EXPECT_HAS(cuda,
+               "const uint32_t at = kiln::dev::swizzle::offset<kiln::dev::swizzle::Mode::B128>("
+               "srow + 8 * h, (c % 64) * 2);");
+    EXPECT_HAS(cuda, "kiln::dev::fence::proxy_async_shared();");
+    EXPECT_HAS(cuda, "const int32_t coords[2] = {col, i * 128 + g * 64};");
+    EXPECT_HAS(cuda, "kiln::dev::tma::store(&tm_C, staging + p * 8192, coords);");
+    const LaunchSpec& s = generated->spec;
+    ASSERT_EQ(s.kernels.size(), 1u);
+    const SpecArg& c = s.kernels[0].args[0];
+    EXPECT_EQ(c.kind, SpecArg::Kind::TensorMap);
+    EXPECT_EQ(c.map.box, (std::vector<uint32_t>{64, 64}));
+    EXPECT_EQ(c.map.dims, (std::vector<uint64_t>{296, 200}));
+    EXPECT_EQ(s.kernels[0].smem_bytes, 197632 + 2 * 16384 + 1024);
+}
+
+TEST(CudaEmitter, TmaStoreNeedsSixteenByteRows) {
+    // N = 300: a row of C is 600 bytes, not a multiple of 16; the TMA cannot store it, so the
+    // epilogue stays direct (predicated pairs) rather than failing.
+    Lowered l = lower("gemm", {{"M", 200}, {"N", 300}, {"K", 104}});
+    l.options.tma_store_epilogue = true;
+    auto generated = emit_cuda(l.program, l.options);
+    ASSERT_TRUE(generated.ok()) << generated.error_text();
+    EXPECT_EQ(generated->source.find("staging_smem"), std::string::npos);
+    EXPECT_HAS(generated->source, "__nv_bfloat16* __restrict__ C");
+}
+
 TEST(CudaEmitter, FillKernelAfterTheMainKernelIsRefused) {
     Lowered l = lower("gemm_rowsum");
     auto& ops = l.program.body.ops;
