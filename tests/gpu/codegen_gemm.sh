@@ -58,7 +58,8 @@ for f in "$DIR"/*.cu; do
     fi
 done
 echo "]" >>"$OUT_DIR/codegen_gemm.json"
-for f in "$DIR"/*small*.cu; do
+# KILN_SANITIZE: which cases run under compute-sanitizer (a glob; default every *small* case).
+for f in "$DIR"/${KILN_SANITIZE:-*small*}.cu; do
     small=$(basename "$f" .cu)
     for tool in memcheck racecheck synccheck; do
         echo "== compute-sanitizer --tool $tool $small" | tee -a "$LOG"
