@@ -33,31 +33,33 @@ CUtensorMapSwizzle tma_swizzle(int bytes) {
     }
 }
 
-// The TMA rules, checked here so the message names the tensor and the rule (the driver's own
-// error only says "invalid value").
+std::string map_of(const codegen::SpecParam& p) {
+    return "tensor map of " + p.name + " " + ir::shape_string(p.shape) + ": ";
+}
+
+// The TMA rules the spec alone decides, checked here so the message names the tensor and the
+// rule (the driver's own error only says "invalid value").
 std::optional<Diagnostic> check_tma_rules(const codegen::SpecParam& p,
-                                          const codegen::SpecTensorMap& m, CUdeviceptr base) {
-    const std::string what = "tensor map of " + p.name + " " + ir::shape_string(p.shape) + ": ";
-    if (base % 16 != 0)
-        return Diagnostic{{}, what + "the base address is not 16-byte aligned"};
+                                          const codegen::SpecTensorMap& m) {
     for (std::size_t i = 0; i < m.strides_bytes.size(); ++i)
         if (m.strides_bytes[i] % 16 != 0)
             return Diagnostic{{},
-                              what + "the stride of dimension " + std::to_string(i + 1) +
+                              map_of(p) + "the stride of dimension " + std::to_string(i + 1) +
                                   " (innermost first) is " + std::to_string(m.strides_bytes[i]) +
                                   " bytes, not a multiple of 16 as the TMA requires "
                                   "(make the innermost extent a multiple of " +
                                   std::to_string(16 / ir::dtype_bytes(m.dtype)) + ")"};
     for (auto b : m.box)
         if (b == 0 || b > 256)
-            return Diagnostic{{}, what + "box extent " + std::to_string(b) + " outside 1..256"};
+            return Diagnostic{{},
+                              map_of(p) + "box extent " + std::to_string(b) + " outside 1..256"};
     return std::nullopt;
 }
 
 std::optional<Diagnostic> encode(Driver& d, CUtensorMap& map, const codegen::SpecParam& p,
                                  const codegen::SpecTensorMap& m, CUdeviceptr base) {
-    if (auto e = check_tma_rules(p, m, base))
-        return e;
+    if (base % 16 != 0)
+        return Diagnostic{{}, map_of(p) + "the base address is not 16-byte aligned"};
     std::vector<cuuint32_t> element_strides(m.dims.size(), 1);
     return d.check(d.encode_tiled(&map, tma_dtype(m.dtype), static_cast<cuuint32_t>(m.dims.size()),
                                   reinterpret_cast<void*>(base), m.dims.data(),
@@ -69,6 +71,15 @@ std::optional<Diagnostic> encode(Driver& d, CUtensorMap& map, const codegen::Spe
 }
 
 } // namespace
+
+std::optional<Diagnostic> check_tensor_maps(const codegen::LaunchSpec& spec) {
+    for (const auto& k : spec.kernels)
+        for (const auto& a : k.args)
+            if (a.kind == codegen::SpecArg::Kind::TensorMap)
+                if (auto e = check_tma_rules(spec.params[a.param], a.map))
+                    return e;
+    return std::nullopt;
+}
 
 Result<PreparedLaunch> PreparedLaunch::prepare(Driver& d, const KernelModule& module,
                                                const codegen::LaunchSpec& spec,
@@ -93,6 +104,8 @@ Result<PreparedLaunch> PreparedLaunch::prepare(Driver& d, const KernelModule& mo
                 kernel.args.push_back(&kernel.pointers[a]);
                 continue;
             }
+            if (auto e = check_tma_rules(spec.params[arg.param], arg.map))
+                return *e;
             if (auto e = encode(d, kernel.maps[a], spec.params[arg.param], arg.map, base))
                 return *e;
             kernel.args.push_back(&kernel.maps[a]);

@@ -14,6 +14,10 @@
 
 namespace kiln::runtime {
 
+// The TMA rules the spec alone decides (row strides, boxes), for refusing a problem before
+// compiling it; prepare() checks them again, with the base addresses.
+std::optional<Diagnostic> check_tensor_maps(const codegen::LaunchSpec& spec);
+
 class PreparedLaunch {
 public:
     static Result<PreparedLaunch> prepare(Driver& d, const KernelModule& module,

@@ -158,6 +158,8 @@ int run_on_gpu(const GpuRunOptions& o) {
     }
     runtime::Driver& d = **driver;
     fmt::print("gpu: {}\n", d.device.describe());
+    if (auto e = runtime::check_tensor_maps(spec))
+        fail({*e});
     runtime::KernelCache cache(value_or_fail(runtime::KernelCache::default_dir()));
     auto jit = value_or_fail(runtime::jit(d, g.generated, cache));
     print_cache(jit.compiled);
