@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# `kiln run --gpu` on a GPU machine: the generated GEMM, batched GEMM and dual GEMM (SwiGLU) at
-# small, ragged and large sizes, each run twice — the first compiles with NVRTC into a fresh
+# `kiln run --gpu` on a GPU machine: the generated GEMM, batched GEMM, dual GEMM (SwiGLU) and
+# GEMM + row sum (two kernels) at small, ragged and large sizes, both epilogues, each run twice — the first compiles with NVRTC into a fresh
 # kernel cache, the second must hit it — every run checked against the float64 reference on
 # fresh random data and timed (median of CUDA-event-timed launches). Then: a shape the TMA
 # cannot describe (row stride not a multiple of 16 bytes) must be refused with a message, a
@@ -48,26 +48,30 @@ run() {
     fi
 }
 
-# twice EXAMPLE SIZE...: a miss that compiles, then a hit; both PASS their reference (the hit
-# of a 4096-sized problem skips the check: same data, same cubin, and the CPU reference is the
-# slow part there).
+# twice EXAMPLE [kiln run options]: a miss that compiles, then a hit; both PASS their reference
+# (the hit of a 4096-sized problem skips the check: same data, same cubin, and the CPU reference
+# is the slow part there).
 twice() {
     local example=$1
     shift
-    local sizes=() again=()
-    for s in "$@"; do sizes+=(--size "$s"); done
+    local again=()
     [[ "$*" == *4096* ]] && again=(--no-check)
-    run 0 "kernel cache: miss" run "examples/$example.kiln" --gpu "${sizes[@]}"
-    run 0 "kernel cache: hit" run "examples/$example.kiln" --gpu "${sizes[@]}" "${again[@]}"
+    run 0 "kernel cache: miss" run "examples/$example.kiln" --gpu "$@"
+    run 0 "kernel cache: hit" run "examples/$example.kiln" --gpu "$@" "${again[@]}"
 }
+big=(--size M=4096 --size N=4096 --size K=4096)
 
 twice gemm
-twice gemm M=200 N=312 K=104
-twice gemm M=4096 N=4096 K=4096
+twice gemm --size M=200 --size N=312 --size K=104
+twice gemm "${big[@]}"
+twice gemm "${big[@]}" --epilogue tma
 twice batched_gemm
-twice batched_gemm Z=8 M=1024 N=1024 K=1024
+twice batched_gemm --size Z=8 --size M=1024 --size N=1024 --size K=1024
 twice dual_gemm
-twice dual_gemm M=4096 N=4096 K=4096
+twice dual_gemm "${big[@]}"
+twice dual_gemm "${big[@]}" --epilogue tma
+twice gemm_rowsum
+twice gemm_rowsum "${big[@]}"
 
 # K=100 bf16 rows are 200 bytes: the TMA cannot stride them; refused, not run wrong.
 run 1 "not a multiple of 16 as the TMA requires" run examples/gemm.kiln --gpu \

@@ -33,6 +33,11 @@ void add_gpu_options(CLI::App& run, bool& gpu, GpuRunOptions& o) {
     run.add_option("--warmup", o.warmup, "with --gpu: untimed launches before timing")
         ->capture_default_str()
         ->check(CLI::NonNegativeNumber);
+    run.add_option("--epilogue", o.epilogue,
+                   "with --gpu: accumulator stores direct from registers, or through shared "
+                   "memory and TMA tile stores (as kiln compile --epilogue)")
+        ->check(CLI::IsMember({"direct", "tma"}))
+        ->capture_default_str();
     run.add_flag("!--no-check", o.check,
                  "with --gpu: skip the float64 reference (large sizes: the reference runs on "
                  "one CPU core)");
@@ -70,6 +75,7 @@ GpuProgram generate(const GpuRunOptions& o) {
     codegen::EmitOptions emit;
     for (const auto& s : program.sizes)
         emit.size_order.push_back(s.name);
+    emit.tma_store_epilogue = o.epilogue == "tma";
     auto generated = value_or_fail(codegen::emit_cuda(compiled.program, emit));
     return {std::move(program), tree.sizes, std::move(generated)};
 }

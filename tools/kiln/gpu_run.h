@@ -20,9 +20,10 @@ struct GpuRunOptions {
     int iterations = 20;  // timed launches (median reported); 0: no timing
     int warmup = 3;
     bool check = true;
+    std::string epilogue = "direct"; // or "tma": as kiln compile --epilogue
 };
 
-// --gpu, --iters, --warmup, --no-check on the `run` subcommand.
+// --gpu, --iters, --warmup, --no-check, --epilogue on the `run` subcommand.
 void add_gpu_options(CLI::App& run, bool& gpu, GpuRunOptions& o);
 
 // Exit code: kExitOk, kExitError (no GPU/driver, compile or launch failure: said on stderr),
