@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # `kiln run --gpu` on a GPU machine: the generated GEMM, batched GEMM, dual GEMM (SwiGLU) and
-# GEMM + row sum (two kernels) at small, ragged and large sizes, both epilogues, each run twice — the first compiles with NVRTC into a fresh
-# kernel cache, the second must hit it — every run checked against the float64 reference on
-# fresh random data and timed (median of CUDA-event-timed launches). Then: a shape the TMA
+# GEMM + row sum (two kernels) at small, ragged and large sizes, both epilogues, each run twice
+# — the first compiles with NVRTC into a fresh kernel cache, the second must hit it — every run
+# checked against the float64 reference on fresh random data and timed (median of CUDA-event-timed launches). Then: a shape the TMA
 # cannot describe (row stride not a multiple of 16 bytes) must be refused with a message, a
 # truncated cache entry must be reported and recompiled, and compute-sanitizer memcheck must
 # find nothing in a ragged run. Exits non-zero when anything differs from that.
