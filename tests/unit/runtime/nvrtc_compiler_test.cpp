@@ -2,7 +2,12 @@
 // cubins whose ELF header says EM_CUDA, SM 90, and whose target is sm_90a. No GPU needed.
 #include "generated_example.h"
 #include "runtime/cubin.h"
+#include "runtime/device_headers.h"
 #include "runtime/nvrtc_compiler.h"
+
+#include <filesystem>
+#include <fstream>
+#include <sstream>
 
 namespace kiln::runtime {
 namespace {
@@ -24,6 +29,20 @@ TEST(NvrtcCompiler, CompileErrorsCarryNvrtcsLog) {
     ASSERT_FALSE(cubin.ok());
     EXPECT_NE(cubin.error_text().find("NVRTC could not compile bad.cu"), std::string::npos);
     EXPECT_NE(cubin.error_text().find("undeclared"), std::string::npos) << cubin.error_text();
+}
+
+TEST(NvrtcCompiler, EmbedsEveryDeviceHeaderAsItIsOnDisk) {
+    const std::filesystem::path dir = std::filesystem::path(KILN_SOURCE_DIR) / "device";
+    std::size_t on_disk = 0;
+    for (const auto& f : std::filesystem::directory_iterator(dir / "kiln"))
+        on_disk += f.path().extension() == ".cuh" || f.path().extension() == ".inc";
+    EXPECT_EQ(device_headers().size(), on_disk);
+    for (const auto& h : device_headers()) {
+        std::ifstream in(dir / std::string(h.name));
+        std::stringstream text;
+        text << in.rdbuf();
+        EXPECT_EQ(text.str(), h.text) << h.name;
+    }
 }
 
 TEST(NvrtcCompiler, ReportsItsVersionAndTheToolkitHeaders) {
