@@ -25,8 +25,10 @@ struct EmitOptions {
     // the event program's sizes in name order.
     std::vector<std::string> size_order;
     // The accumulator stores after the pipelined loop go through shared memory and TMA tile
-    // stores (tma_store.h) where they can; otherwise (and for what cannot) direct stores.
-    bool tma_store_epilogue = false;
+    // stores (tma_store.h) where they can (1.12x the direct stores over the GEMM family on an
+    // H100, bench/results/codegen_family_h100.json); otherwise, and where the TMA cannot, direct
+    // stores from the registers.
+    bool tma_store_epilogue = true;
 };
 
 struct Generated {

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Compile-only check of the CUDA the code generator emits (no GPU needed): `kiln compile
 # --emit=cuda` for the GEMM family (GEMM, batched, dual, GEMM + row sum) at tile-multiple and ragged sizes,
-# with direct and TMA-store epilogues, each built for sm_90a with
+# with the TMA-store epilogue (default) and direct stores, each built for sm_90a with
 # -Xptxas -v; fails on generator or compile errors, local-memory spills, stack frames, and ptxas
 # warnings that setmaxnreg was ignored or wgmma serialized.
 # Usage: tests/cuda/codegen_check.sh KILN_BINARY
@@ -15,8 +15,8 @@ FLAGS=(-std=c++20 -O3 -gencode=arch=compute_90a,code=sm_90a -Xcompiler -fPIC -Id
 # name:example:size overrides (comma separated):kiln compile flags
 CASES=(gemm:gemm: gemm_ragged:gemm:M=200,N=300,K=100 batched_gemm:batched_gemm: dual_gemm:dual_gemm:
        gemm_rowsum:gemm_rowsum: gemm_rowsum_ragged:gemm_rowsum:M=200,N=300,K=100
-       gemm_tma:gemm:M=200,N=296,K=104:--epilogue=tma dual_gemm_tma:dual_gemm::--epilogue=tma
-       batched_gemm_tma:batched_gemm::--epilogue=tma)
+       gemm_direct:gemm:M=200,N=296,K=104:--epilogue=direct dual_gemm_direct:dual_gemm::--epilogue=direct
+       batched_gemm_direct:batched_gemm::--epilogue=direct)
 fail=0
 pids=()
 for c in "${CASES[@]}"; do

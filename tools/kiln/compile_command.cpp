@@ -26,7 +26,7 @@ struct CompileOptions {
     bool time_passes = false;
     std::string output;
     std::string emit = "event";
-    std::string epilogue = "direct";
+    std::string epilogue = "tma";
 };
 
 bool wants_print(const CompileOptions& o, const std::string& pass) {
@@ -119,8 +119,8 @@ void register_compile_command(CLI::App& app) {
         ->check(CLI::IsMember({"event", "cuda", "spec", "cubin"}))
         ->type_name("event|cuda|spec|cubin");
     cmd->add_option("--epilogue", o.epilogue,
-                    "how generated kernels store their accumulator tiles: direct from registers, "
-                    "or through shared memory and TMA tile stores (docs/codegen.md)")
+                    "how generated kernels store their accumulator tiles: through shared memory "
+                    "and TMA tile stores (default), or directly from registers (docs/codegen.md)")
         ->check(CLI::IsMember({"direct", "tma"}))
         ->type_name("direct|tma");
     cmd->footer("Passes, in order: depend, vectorize, copy-elim, warp-specialize, pipeline-loops, "

@@ -43,8 +43,8 @@ std::string emit(const Lowered& l) {
 
 TEST(CudaEmitter, GemmKernelAndLauncher) {
     std::string cuda = emit(lower("gemm"));
-    EXPECT_HAS(cuda, "gemm(__nv_bfloat16* __restrict__ C, const __grid_constant__ CUtensorMap "
-                     "tm_A, const __grid_constant__ CUtensorMap tm_B)");
+    EXPECT_HAS(cuda, "gemm(const __grid_constant__ CUtensorMap tm_C, const __grid_constant__ "
+                     "CUtensorMap tm_A, const __grid_constant__ CUtensorMap tm_B)");
     EXPECT_HAS(cuda, "constexpr int kThreads = 384;");
     EXPECT_HAS(cuda, "constexpr int kStages = 4;");
     EXPECT_HAS(cuda, "constexpr int kTiles = 4;");
@@ -114,7 +114,10 @@ TEST(CudaEmitter, BatchedGemmAddressesTheBatch) {
     EXPECT_HAS(cuda, "const int b = tile / 2 % 3;");
     EXPECT_HAS(cuda, "&tm_A, &full[st.stage], k * 64, i * 128, b);");
     EXPECT_HAS(cuda, "const uint32_t box[3] = {64, 128, 1};");
-    EXPECT_HAS(cuda,
+    EXPECT_HAS(cuda, "const int32_t coords[3] = {col, i * 128 + g * 64, b};");
+    Lowered direct = lower("batched_gemm");
+    direct.options.tma_store_epilogue = false;
+    EXPECT_HAS(emit(direct),
                "auto* out = C + static_cast<size_t>(b) * 65536 + static_cast<size_t>(row) * 256;");
 }
 
@@ -124,7 +127,7 @@ TEST(CudaEmitter, DualGemmIssuesBothWgmmasAndTheSwigluEpilogue) {
     EXPECT_HAS(cuda, "kiln::dev::wgmma::mma<128, kiln::dev::wgmma::DType::BF16, 0, 1>(C15, ");
     EXPECT_HAS(cuda, "kiln::dev::wgmma::mma<128, kiln::dev::wgmma::DType::BF16, 0, 1>(C25, ");
     EXPECT_HAS(cuda, "kiln::dev::mbarrier::arrive_expect_tx(&full[st.stage], 49152);");
-    EXPECT_HAS(cuda, "const float v0 = kiln_swiglu(C15[4 * n8 + 2 * h], C25[4 * n8 + 2 * h]), ");
+    EXPECT_HAS(cuda, "const float v0 = kiln_swiglu(C15[reg + 2 * h], C25[reg + 2 * h]), ");
 }
 
 TEST(CudaEmitter, GemmRowsumZeroesFirstThenSumsRowsOverTheQuad) {
@@ -274,7 +277,8 @@ TEST(LaunchSpec, DescribesWhatTheLauncherLaunches) {
     EXPECT_EQ(k.threads, 384);
     EXPECT_HAS(generated->source, "<<<grid, 384, " + std::to_string(k.smem_bytes) + ", stream>>>");
     ASSERT_EQ(k.args.size(), 3u);
-    EXPECT_EQ(k.args[0].kind, SpecArg::Kind::Pointer);
+    EXPECT_EQ(k.args[0].kind, SpecArg::Kind::TensorMap); // C: the TMA-store epilogue's map
+    EXPECT_EQ(k.args[0].map.box, (std::vector<uint32_t>{64, 64}));
     EXPECT_EQ(k.args[1].kind, SpecArg::Kind::TensorMap);
     EXPECT_EQ(k.args[1].map.dims, (std::vector<uint64_t>{192, 256}));
     EXPECT_EQ(k.args[1].map.strides_bytes, (std::vector<uint64_t>{384}));
@@ -296,6 +300,7 @@ TEST(LaunchSpec, JsonRoundTripsForTheGemmFamily) {
 
 TEST(LaunchSpec, MalformedJsonIsADiagnostic) {
     Lowered l = lower("gemm");
+    l.options.tma_store_epilogue = false; // C is then a pointer argument
     std::string good = to_json(emit_cuda(l.program, l.options)->spec);
     auto expect_error = [](const std::string& text, const std::string& message) {
         auto r = launch_spec_from_json(text);
