@@ -13,5 +13,7 @@ grep -v '^#' bench/codegen_cases.txt | while read -r name example sizes flags; d
     args=()
     for s in ${sizes//,/ }; do args+=(--size "$s"); done
     # shellcheck disable=SC2086  # flags are words
-    "$KILN" compile "examples/$example.kiln" "${args[@]}" --emit=cuda $flags -o "$DIR/$name.cu"
+    "$KILN" compile "examples/$example.kiln" "${args[@]}" --emit=cuda $flags -o "$DIR/$name.cu.new"
+    # An unchanged source keeps its time stamp, so its harness binary is not rebuilt.
+    if cmp -s "$DIR/$name.cu.new" "$DIR/$name.cu"; then rm "$DIR/$name.cu.new"; else mv "$DIR/$name.cu.new" "$DIR/$name.cu"; fi
 done

@@ -4,19 +4,29 @@
 # float64, compute-sanitizer the *_small ones, time each side by side with its cuBLAS peers and
 # Triton (bench/triton_peers.py), and print the ratio table with the issue's targets.
 # Usage: bench/codegen_gpu.sh [--quick]   (results in $OUT or bench/results)
-# Generated sources and harness binaries made on a machine without a GPU can be carried in
-# build-cg/cu and build-cg/bin (tests/gpu/codegen_gemm.sh --build-only); otherwise kiln is built
-# here (build-gpu/) and they are made here.
+#        bench/codegen_gpu.sh --prepare [--quick]   (on a build machine, no GPU needed)
+# kiln needs Debian dev packages (Z3, CBC, fmt, CLI11, nlohmann-json) that the lent GPU image
+# lacks, and it has no network: --prepare makes the generated sources (build-cg/cu) and the
+# harness binaries (build-cg/bin) here, to be carried to the GPU machine (the device tool's
+# `carry: ["build-cg"]`). Without build-cg, kiln is built on the GPU machine if it can be.
 set -uo pipefail
 cd "$(dirname "$0")/.."
+PREPARE=
+[ "${1:-}" = --prepare ] && { PREPARE=1; shift; }
 QUICK=${1:-}
 RES=${OUT:-bench/results}
 mkdir -p "$RES" build-cg
 export LD_LIBRARY_PATH=/usr/local/cuda/lib64:${LD_LIBRARY_PATH:-}
-if [ ! -d build-cg/cu ]; then
-    cmake -S . -B build-gpu -G Ninja -DCMAKE_BUILD_TYPE=Release >/dev/null &&
-        ninja -C build-gpu kiln >/dev/null || { echo "kiln build failed"; exit 1; }
-    bench/codegen_generate.sh build-gpu/tools/kiln/kiln build-cg/cu $QUICK || exit 1
+if [ -n "$PREPARE" ] || [ ! -d build-cg/cu ]; then
+    B=${KILN_BUILD:-build}
+    [ -x "$B/tools/kiln/kiln" ] || { cmake -S . -B "$B" -G Ninja -DCMAKE_BUILD_TYPE=Release >/dev/null &&
+        ninja -C "$B" kiln >/dev/null; } ||
+        { echo "kiln cannot be built here (scripts/setup.sh's packages missing?): run" \
+               "bench/codegen_gpu.sh --prepare on a build machine and carry build-cg"; exit 2; }
+    bench/codegen_generate.sh "$B/tools/kiln/kiln" build-cg/cu $QUICK || exit 1
+fi
+if [ -n "$PREPARE" ]; then
+    exec bash tests/gpu/codegen_gemm.sh --build-only build-cg/cu build-cg/bin
 fi
 cases=()
 for f in build-cg/cu/*.cu; do cases+=("$(basename "$f" .cu)"); done

@@ -1,23 +1,27 @@
 #!/usr/bin/env bash
-# One entry point for the GEMM library on a fresh GPU machine: build, SASS checks, device-library
+# One entry point on a fresh GPU machine. The GEMM library: build, SASS checks, device-library
 # unit tests, GEMM correctness (float64 reference), compute-sanitizer at small sizes, then the
-# kiln-vs-cuBLAS ratio table. Usage: bench/gpu.sh [--quick] [--only SECTIONS]
+# kiln-vs-cuBLAS ratio table. Then the compiler's generated kernels (bench/codegen_gpu.sh:
+# correctness, sanitizers, ratios to cuBLAS and Triton with the issue's targets).
+# Usage: bench/gpu.sh [--quick] [--only SECTIONS] [--part library|compiler|all]
 # (results: $OUT or bench/results; SECTIONS: gemm_bench.py's, e.g. complex,fp8). The build goes to
 # $KILN_GEMM_BUILD (default build-gemm); one made elsewhere by bench/build_gemm.sh (the library
 # and lib.key suffice) is reused when its sources are unchanged.
 set -uo pipefail
 cd "$(dirname "$0")/.."
-QUICK=""; ONLY=()
+QUICK=""; ONLY=(); PART=all
 while [ $# -gt 0 ]; do
     case $1 in
     --quick) QUICK=--quick ;;
     --only) ONLY=(--only "$2"); shift ;;
-    *) echo "usage: bench/gpu.sh [--quick] [--only SECTIONS]"; exit 2 ;;
+    --part) PART=$2; shift ;;
+    *) echo "usage: bench/gpu.sh [--quick] [--only SECTIONS] [--part library|compiler|all]"; exit 2 ;;
     esac
     shift
 done
 RES=${OUT:-bench/results}
 mkdir -p "$RES"
+if [ "$PART" = compiler ]; then exec bench/codegen_gpu.sh $QUICK; fi
 B=${KILN_GEMM_BUILD:-build-gemm}
 export PYTHONUNBUFFERED=1 KILN_GEMM_LIB=$B/libkiln_gemm.so
 nvidia-smi --query-gpu=name,clocks.sm,clocks.max.sm,clocks.mem,driver_version --format=csv
@@ -46,4 +50,5 @@ if [ -z "$QUICK" ]; then
         || { echo "compute-sanitizer memcheck: FAILED"; tail -20 "$RES/sanitizer.log"; fail=1; }
 fi
 timeout 400 python3 bench/gemm_bench.py $QUICK "${ONLY[@]}" --json "$RES/gemm_bench.json"
+if [ "$PART" = all ]; then bench/codegen_gpu.sh $QUICK || fail=1; fi
 exit $fail
