@@ -15,8 +15,7 @@ FLAGS=(-std=c++20 -O3 -gencode=arch=compute_90a,code=sm_90a -Xcompiler -fPIC -Id
 # name:example:size overrides (comma separated):kiln compile flags
 CASES=(gemm:gemm: gemm_ragged:gemm:M=200,N=300,K=100 batched_gemm:batched_gemm: dual_gemm:dual_gemm:
        gemm_rowsum:gemm_rowsum: gemm_rowsum_ragged:gemm_rowsum:M=200,N=300,K=100
-       gemm_direct:gemm:M=200,N=296,K=104:--epilogue=direct dual_gemm_direct:dual_gemm::--epilogue=direct
-       batched_gemm_direct:batched_gemm::--epilogue=direct)
+       gemm_direct:gemm:M=200,N=296,K=104:--epilogue=direct)
 fail=0
 pids=()
 for c in "${CASES[@]}"; do
