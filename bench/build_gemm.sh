@@ -18,11 +18,13 @@ SM90=(sm90_bf16_bf16 sm90_bf16_f16 sm90_bf16_f32 sm90_f16_bf16 sm90_f16_f16 sm90
 TUS=(gemm special generic complex sm90_e4m3_bf16 sm90_e4m3_f16 sm90_e4m3_f32 sm90_e5m2_bf16
      sm90_e5m2_f16 sm90_e5m2_f32)
 for tu in "${SM90[@]}"; do for m in 0 1 2 3; do TUS+=("${tu}_m$m"); done; done
-headers=$(cat $(find device/kiln include/kiln src/gemm -name '*.h' -o -name '*.cuh' -o -name '*.inc' | sort) \
-          | sha256sum | cut -c1-64)
-unit_key() {  # the unit's source, its -D, the headers and the flags
+# Headers every unit may see; src/gemm/*.cuh count only for the units that include them.
+headers=$(cat $(find device/kiln include/kiln src/gemm -name '*.h' -o -name '*.inc' -o -name '*.cuh' \
+                | grep -v '^src/gemm/.*\.cuh$' | sort) | sha256sum | cut -c1-64)
+unit_key() {  # the unit's source, its -D, its own src/gemm headers, the headers and the flags
     local src=$1 def=${2:-}
-    echo "$headers ${FLAGS[*]} $def $(sha256sum "src/gemm/$src.cu")" | sha256sum | cut -c1-64
+    local own=$(grep -o '#include "[a-z0-9_]*\.cuh"' "src/gemm/$src.cu" | cut -d'"' -f2 | sed 's|^|src/gemm/|')
+    echo "$headers ${FLAGS[*]} $def $(cat "src/gemm/$src.cu" $own | sha256sum)" | sha256sum | cut -c1-64
 }
 split_unit() {  # <unit>_m<order> -> source name and -D
     if [[ $1 == *_m? ]]; then echo "${1%_m?} -DKILN_SM90_MAJOR=${1: -1}"; else echo "$1"; fi
@@ -32,7 +34,7 @@ lib_key=$(for tu in "${TUS[@]}"; do unit_key $(split_unit "$tu"); done | sha256s
 if [ -f "$OUT/libkiln_gemm.so" ] && [ "$(cat "$OUT/lib.key" 2>/dev/null)" = "$lib_key" ]; then
     echo "build_gemm: $OUT/libkiln_gemm.so (up to date)"; exit 0
 fi
-pids=(); built=0; rc=0
+running=0; built=0; rc=0
 JOBS=${JOBS:-$(nproc)}
 for tu in "${TUS[@]}"; do
     read -r src def < <(split_unit "$tu")
@@ -42,11 +44,12 @@ for tu in "${TUS[@]}"; do
     rm -f "$OUT/$tu.key"
     ( "$NVCC" "${FLAGS[@]}" "${def[@]}" -c "src/gemm/$src.cu" -o "$OUT/$tu.o" >"$OUT/$tu.ptxas.log" 2>&1 \
       && echo "$key" > "$OUT/$tu.key" ) &
-    pids+=($!); built=$((built + 1))
+    built=$((built + 1))
     # at most JOBS compiles at a time (default: one per core)
-    if [ ${#pids[@]} -ge "$JOBS" ]; then wait "${pids[0]}" || rc=1; pids=("${pids[@]:1}"); fi
+    running=$((running + 1))
+    if [ $running -ge "$JOBS" ]; then wait -n || rc=1; running=$((running - 1)); fi
 done
-for p in "${pids[@]}"; do wait "$p" || rc=1; done
+while [ $running -gt 0 ]; do wait -n || rc=1; running=$((running - 1)); done
 if [ $rc -ne 0 ]; then cat "$OUT"/*.ptxas.log | grep -v "^ptxas info" | head -50; exit 1; fi
 objs=(); for tu in "${TUS[@]}"; do objs+=("$OUT/$tu.o"); done
 "$NVCC" -shared -o "$OUT/libkiln_gemm.so" "${objs[@]}" -lcudart

@@ -6,6 +6,7 @@ loaded: complex GEMMs for the kiln complex benchmark (row-major, C = A @ B, cont
   gemm_ex_c16(a16, b16, out, dtype)   cublasGemmEx with CUDA_C_16BF / CUDA_C_16F inputs (fp32
                                       compute, complex64 out); returns the cuBLAS status, which
                                       says whether cuBLAS offers 16-bit complex inputs at all
+  complex_4m(ar, ai, br, bi, re, im)  four real cublasGemmEx (16-bit in, fp32 out) on the planes
 a16/b16: (..., 2) interleaved 16-bit tensors. Every call returns the cublasStatus_t (0 = ok)."""
 import ctypes
 
@@ -73,3 +74,28 @@ def gemm_ex_c16(a16, b16, out, dtype):
     return lib.cublasGemmEx(h, 0, 0, N, M, K, _state["one"], _ptr(b16), dtype, N, _ptr(a16),
                             dtype, K, _state["zero"], _ptr(out), CUDA_C_32F, N, COMPUTE_32F,
                             GEMM_DEFAULT)
+
+
+CUDA_R_32F, CUDA_R_16F, CUDA_R_16BF = 0, 2, 14
+
+
+def gemm_ex_real(a, b, out, alpha=1.0, beta=0.0):
+    """Row-major out (fp32) = alpha * a @ b + beta * out; a, b bf16 or f16, fp32 compute."""
+    lib, h = _on_stream()
+    M, K, N = a.shape[0], a.shape[1], b.shape[1]
+    dt = CUDA_R_16BF if a.dtype == torch.bfloat16 else CUDA_R_16F
+    al, be = ctypes.c_float(alpha), ctypes.c_float(beta)
+    return lib.cublasGemmEx(h, 0, 0, N, M, K, ctypes.byref(al), _ptr(b), dt, N, _ptr(a), dt, K,
+                            ctypes.byref(be), _ptr(out), CUDA_R_32F, N, COMPUTE_32F, GEMM_DEFAULT)
+
+
+def complex_4m(ar, ai, br, bi, out_re, out_im):
+    """The complex product as four real cuBLAS GEMMs on the 16-bit planes (the 4M method, the
+    same arithmetic as kiln's complex kernel): Re = Ar Br - Ai Bi, Im = Ar Bi + Ai Br, fp32
+    accumulation and split fp32 output planes (the second product of each accumulates, beta = 1)."""
+    for a, b, out, alpha, beta in ((ar, br, out_re, 1.0, 0.0), (ai, bi, out_re, -1.0, 1.0),
+                                   (ar, bi, out_im, 1.0, 0.0), (ai, br, out_im, 1.0, 1.0)):
+        st = gemm_ex_real(a, b, out, alpha, beta)
+        if st:
+            return st
+    return 0

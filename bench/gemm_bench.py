@@ -4,6 +4,7 @@ between reps). Prints a ratio table; writes JSON (GPU name, clocks, command) to 
 Sections: gemm (plain + fused), trans, diag, complex, gett, fp8; --only a,b runs some of them.
 Usage: python3 bench/gemm_bench.py [--quick] [--only SECTIONS] [--json PATH]"""
 import json
+import os
 import subprocess
 import sys
 
@@ -48,6 +49,25 @@ llm = [("llama-qkv", 8192, 12288, 4096), ("llama-o", 8192, 4096, 4096),
 shapes = [(f"square-{s}", s, s, s) for s in squares] + llm
 
 rows = []
+complex_peer_status = {}
+
+
+def save():
+    """Writes the rows so far (after each long section: a run cut short keeps what it measured)."""
+    if json_path:
+        with open(json_path, "w") as f:
+            json.dump(dict(gpu=gpu_info(), command=" ".join(sys.argv), rows=rows,
+                           complex_peer_status=complex_peer_status), f, indent=1)
+
+
+def gpu_info():
+    return dict(name=torch.cuda.get_device_name(),
+                sms=torch.cuda.get_device_properties(0).multi_processor_count,
+                clocks_sm_mem=smi("clocks.sm,clocks.mem"),
+                max_clocks=smi("clocks.max.sm,clocks.max.mem"), driver=smi("driver_version"),
+                torch=torch.__version__)
+
+
 for name, M, N, K in (shapes if want("gemm") else []):
     a = torch.randn(M, K, device=dev, dtype=torch.bfloat16)
     w = torch.randn(N, K, device=dev, dtype=torch.bfloat16)
@@ -165,13 +185,13 @@ for spec, ext in ([] if not want("gett") else gett[:1] if quick else gett):
     del A, B, D
 
 # --- complex on the tensor cores: bf16 planes, fp32 accumulate, complex64 out ---
-# Peers, all cuBLAS on the same values (the bf16-rounded planes as complex64): cublasGemmEx with
-# CUDA_C_16BF inputs (probed: if cuBLAS has no such kernel, its status is recorded instead),
-# cublasGemmEx CUDA_C_32F with CUBLAS_COMPUTE_32F_FAST_16BF (tensor cores on bf16-rounded
-# inputs, fp32 accumulate: the same arithmetic as kiln's), cublasCgemm (torch complex64 matmul,
-# fp32 FFMA) and cublasCgemm3m. TFLOP/s count 8 n^3 real FLOP for every side.
-complex_peer_status = {}
-for n in ([] if not want("complex") else [4096] if quick else [2048, 4096, 8192]):
+# Peers, all cuBLAS on the same values: cublasGemmEx with CUDA_C_16BF inputs (probed: cuBLAS
+# answers NOT_SUPPORTED on H100, so it is recorded, not timed); four real cublasGemmEx on the
+# bf16 planes with fp32 output (the 4M method: the same arithmetic as kiln's, split fp32 planes
+# out); cublasGemmEx on CUDA_C_32F with CUBLAS_COMPUTE_32F_FAST_16BF (tensor cores on
+# bf16-rounded inputs); cublasCgemm (torch complex64 matmul, fp32 FFMA) and cublasCgemm3m.
+# TFLOP/s count 8 n^3 real FLOP for every side.
+for n in ([] if not want("complex") else [4096, 8192] if quick else [2048, 4096, 8192]):
     ar, ai, br, bi = (torch.randn(n, n, device=dev, dtype=torch.bfloat16) for _ in range(4))
     a64 = torch.complex(ar.float(), ai.float())
     b64 = torch.complex(br.float(), bi.float())
@@ -182,9 +202,21 @@ for n in ([] if not want("complex") else [4096] if quick else [2048, 4096, 8192]
     ref = a64 @ b64
     err = ((out - ref).abs().norm() / ref.abs().norm()).item()
     flop = 8.0 * n ** 3
-    t_k = bench(run)
+    # A/B of the cluster size (KILN_GEMM_COMPLEX_CLUSTER, read on every call): 1 (the default
+    # since v8) and 2; kiln_ms / ratio are the default's, kiln_cluster2_ms / ratio_cluster2 the
+    # 2-CTA clusters'. (gemm_bench_v8.json was measured when 2 was the default: there kiln_ms is
+    # the 2-CTA time and kiln_cluster1_ms the no-cluster one.)
+    t_cluster = {}
+    for cl in ("1", "2"):
+        os.environ["KILN_GEMM_COMPLEX_CLUSTER"] = cl
+        t_cluster[cl] = bench(run)
+    del os.environ["KILN_GEMM_COMPLEX_CLUSTER"]
+    t_k = t_cluster["1"]
     peer_out = torch.empty_like(out)
-    peers = {"cgemm (c64 FFMA)": lambda: torch.matmul(a64, b64, out=peer_out),
+    peer_re, peer_im = torch.empty(n, n, device=dev), torch.empty(n, n, device=dev)
+    peers = {"cuBLAS 4M: 4 x gemmEx bf16->f32": lambda: cb.complex_4m(ar, ai, br, bi, peer_re,
+                                                                      peer_im),
+             "cgemm (c64 FFMA)": lambda: torch.matmul(a64, b64, out=peer_out),
              "cgemm3m": lambda: cb.cgemm3m(a64, b64, peer_out),
              "gemmEx C_32F FAST_16BF": lambda: cb.gemm_ex_c32(a64, b64, peer_out,
                                                              cb.COMPUTE_32F_FAST_16BF)}
@@ -198,16 +230,27 @@ for n in ([] if not want("complex") else [4096] if quick else [2048, 4096, 8192]
     for peer, fn in peers.items():
         if n == 8192 and peer.startswith("cgemm"):
             continue  # FFMA peers take ~0.1 s a call at 8192: measured at 2048 and 4096
+        for t in (peer_out, peer_re, peer_im):  # poison: the peer must write its result
+            t.fill_(float("nan"))
         status = fn()  # cuBLAS status from the ctypes peers, a tensor from torch
-        assert not isinstance(status, int) or status == 0, (peer, status)
         torch.cuda.synchronize()
-        perr = ((peer_out - ref).abs().norm() / ref.abs().norm()).item()
-        t_c = bench(fn)
+        if isinstance(status, int) and status != 0:
+            complex_peer_status[f"{peer} at {n}"] = status
+            continue
+        got = torch.complex(peer_re, peer_im) if "4M" in peer else peer_out
+        perr = ((got - ref).abs().norm() / ref.abs().norm()).item()
+        try:
+            t_c = bench(fn)
+        except RuntimeError as e:  # e.g. a peer that cannot be captured in a CUDA graph
+            complex_peer_status[f"{peer} at {n}"] = str(e)[:200]
+            continue
         rows.append(dict(kind="complex bf16 planes", shape=f"{n}^3", M=n, N=n, K=n, path=path,
                          peer=peer, rel_err=err, peer_rel_err=perr, kiln_ms=t_k, cublas_ms=t_c,
                          kiln_tflops=flop / t_k / 1e9, cublas_tflops=flop / t_c / 1e9,
-                         ratio=t_c / t_k))
-    del ar, ai, br, bi, a64, b64, out, peer_out, a16, b16
+                         ratio=t_c / t_k, kiln_cluster2_ms=t_cluster["2"],
+                         ratio_cluster2=t_c / t_cluster["2"]))
+    del ar, ai, br, bi, a64, b64, out, peer_out, peer_re, peer_im, a16, b16
+    save()
 
 # --- fp8 (e4m3 in, fp32 accumulate, bf16 out) vs cuBLASLt through torch._scaled_mm ---
 for n in ([] if not want("fp8") else [4096, 8192] if quick else [4096, 6144, 8192]):
@@ -234,10 +277,13 @@ for n in ([] if not want("fp8") else [4096, 8192] if quick else [4096, 6144, 819
                          kiln_tflops=flop / t_k / 1e9, cublas_tflops=flop / t_c / 1e9,
                          ratio=t_c / t_k))
     del a, w, out
+    save()
 
-gpu = dict(name=torch.cuda.get_device_name(), sms=torch.cuda.get_device_properties(0).multi_processor_count,
-           clocks_sm_mem=smi("clocks.sm,clocks.mem"), max_clocks=smi("clocks.max.sm,clocks.max.mem"),
-           driver=smi("driver_version"), torch=torch.__version__)
+def flop_of(r):
+    return r["kiln_tflops"] * r["kiln_ms"] * 1e9
+
+
+gpu = gpu_info()
 print(f"\nGPU: {gpu}")
 print("times: CUDA-graph replay medians (eager = single calls via do_bench, incl. host overhead)")
 print(f"{'kind':18s} {'shape':14s} {'M':>6s} {'N':>6s} {'K':>6s} {'path':7s} "
@@ -249,8 +295,7 @@ for r in rows:
         f"nt{r['vs_kiln_nt']:4.2f}" if r.get("vs_kiln_nt") else "     -")
     print(f"{r['kind']:18s} {r['shape']:14s} {r['M']:6d} {r['N']:6d} {r['K']:6d} {r['path']:7s} "
           f"{r['kiln_tflops']:9.1f} {r['cublas_tflops']:11.1f} {r['ratio']:6.3f} {eg} {r['rel_err']:8.1e}"
-          + (f"  vs {r['peer']} (err {r['peer_rel_err']:.1e})" if "peer" in r else ""))
-if json_path:
-    with open(json_path, "w") as f:
-        json.dump(dict(gpu=gpu, command=" ".join(sys.argv), rows=rows,
-                       complex_peer_status=complex_peer_status), f, indent=1)
+          + (f"  vs {r['peer']} (err {r['peer_rel_err']:.1e})" if "peer" in r else "")
+          + (f"  [2-CTA clusters: {flop_of(r) / r['kiln_cluster2_ms'] / 1e9:.1f} TF/s, ratio "
+             f"{r['ratio_cluster2']:.3f}]" if "kiln_cluster2_ms" in r else ""))
+save()

@@ -106,8 +106,16 @@ def case_trans(M, N, K, ta, tb, in_dt=torch.bfloat16, offset=0, out_dt=torch.flo
            rel(c, ref), tol, st, taken, want)
 
 
-def case_errors():
+def report_values(checks):
+    """checks: (name, status got, status wanted) of calls that must fail with that error value."""
     global fails
+    for name, got, want in checks:
+        ok = got == want
+        fails += not ok
+        print(f"{'PASS' if ok else 'FAIL'} error value: {name:40s} got '{got}' want '{want}'")
+
+
+def case_errors():
     a = torch.randn(64, 64, device=dev).bfloat16()
     c = torch.empty(64, 64, device=dev).bfloat16()
     checks = [
@@ -119,10 +127,7 @@ def case_errors():
         ("forced tma, lda % 8 != 0", kg.gemm_raw("N", "N", 64, 64, 60, 1, a, 60, a, 64, 0, c, 64,
                                                  path="tma")[0], "path unavailable"),
     ]
-    for name, got, want in checks:
-        ok = got == want
-        fails += not ok
-        print(f"{'PASS' if ok else 'FAIL'} error value: {name:40s} got '{got}' want '{want}'")
+    report_values(checks)
 
 
 quick = "--quick" in sys.argv
@@ -296,7 +301,6 @@ def case_complex(M, N, K, ta="N", tb="N", in_dt=torch.bfloat16, out="c64", batch
 
 
 def case_complex_errors():
-    global fails
     x = torch.randn(64, 64, device=dev).bfloat16()
     c = torch.empty(64, 64, device=dev, dtype=torch.complex64)
     f = torch.randn(64, 64, device=dev)
@@ -310,10 +314,7 @@ def case_complex_errors():
          kg.cgemm_planar("N", "N", 64, 64, 64, x, xo, 64, x, x, 64, c, 64, path="tma")[0],
          "path unavailable"),
     ]
-    for name, got, want in checks:
-        ok = got == want
-        fails += not ok
-        print(f"{'PASS' if ok else 'FAIL'} error value: {name:40s} got '{got}' want '{want}'")
+    report_values(checks)
 
 
 # complex on the tensor cores: tile multiples, ragged sizes, every operand order and output form
@@ -371,7 +372,6 @@ def case_fp8(M, N, K, kind="e4m3", out_dt=torch.bfloat16, ta="N", tb="T", alpha=
 
 
 def case_fp8_errors():
-    global fails
     a = torch.randn(64, 64, device=dev).to(torch.float8_e4m3fn)
     c = torch.empty(64, 64, device=dev).bfloat16()
     checks = [
@@ -382,10 +382,7 @@ def case_fp8_errors():
          kg.gemm_raw("N", "T", 64, 64, 40, 1, a, 40, a, 40, 0, c, 64, path="tma")[0],
          "path unavailable"),
     ]
-    for name, got, want in checks:
-        ok = got == want
-        fails += not ok
-        print(f"{'PASS' if ok else 'FAIL'} error value: {name:40s} got '{got}' want '{want}'")
+    report_values(checks)
 
 
 # fp8 (QGMMA) on the sm90 kernel: K-major A (Op::N) and B (Op::T)

@@ -43,24 +43,25 @@ template <class In> cudaError_t run_sm90_in(const detail::Problem& p) {
     }
 }
 
+/// op(X) as a SplitComplex layout of planes stored as `op` says (row-major: op(X)(r, c) lives at
+/// X[r*ld + c] for Op::N, X[c*ld + r] for Op::T).
+template <class In>
+layout::SplitComplex<In> planes_of(const void* re, const void* im, int rows, int cols, Op op,
+                                   int64_t ld, int64_t batch_stride) {
+    const bool n = op == Op::N;
+    return {static_cast<const In*>(re),
+            static_cast<const In*>(im),
+            rows,
+            cols,
+            n ? ld : 1,
+            n ? 1 : ld,
+            batch_stride};
+}
+
 /// Generic FPU fallback: SplitComplex layouts, Complex<float> multiply-add, ComplexOut store.
 template <class In, class Out> cudaError_t run_generic_typed(const detail::Problem& p) {
-    // Row-major storage: op(A)(m, k) lives at A[m*lda + k] (N) or A[k*lda + m] (T).
-    const bool an = p.ta == Op::N, bn = p.tb == Op::N;
-    layout::SplitComplex<In> la{static_cast<const In*>(p.a),
-                                static_cast<const In*>(p.va_im.ptr),
-                                p.M,
-                                p.K,
-                                an ? p.lda : 1,
-                                an ? 1 : p.lda,
-                                p.sa};
-    layout::SplitComplex<In> lb{static_cast<const In*>(p.b),
-                                static_cast<const In*>(p.vb_im.ptr),
-                                p.K,
-                                p.N,
-                                bn ? p.ldb : 1,
-                                bn ? 1 : p.ldb,
-                                p.sb};
+    const auto la = planes_of<In>(p.a, p.va_im.ptr, p.M, p.K, p.ta, p.lda, p.sa);
+    const auto lb = planes_of<In>(p.b, p.vb_im.ptr, p.K, p.N, p.tb, p.ldb, p.sb);
     ComplexOut<Out> out;
     out.re = static_cast<Out*>(p.c);
     out.im = static_cast<Out*>(p.c_im);

@@ -6,11 +6,12 @@
 
 namespace kiln::gemm::detail {
 
-template <class In, class Out, bool MnA, bool MnB> cudaError_t run_complex_sm90(const Problem& p) {
+template <class In, class Out, bool MnA, bool MnB, int ClusterM>
+cudaError_t run_complex_sm90_cfg(const Problem& p) {
     // 128x128 tiles: two 64x128 fp32 accumulators per consumer warpgroup (128 registers, the
-    // real kernel's 64x256 budget); a stage is four 16 KiB planes, so 3 stages fill 192 KiB;
-    // 2-CTA clusters share B by multicast as the real kernel's wide tiles do.
-    using Cfg = sm90::Config<In, Out, 128, 3, 2, MnA, MnB, 2>;
+    // real kernel's 64x256 budget); a stage is four 16 KiB planes, so 3 stages fill 192 KiB.
+    // ClusterM = 2 shares B between two CTAs by multicast, as the real kernel's wide tiles do.
+    using Cfg = sm90::Config<In, Out, 128, 3, ClusterM, MnA, MnB, 2>;
     ComplexOut<Out> out;
     out.re = static_cast<Out*>(p.c);
     out.im = static_cast<Out*>(p.c_im);
@@ -20,6 +21,15 @@ template <class In, class Out, bool MnA, bool MnB> cudaError_t run_complex_sm90(
     const OperandView va[2] = {p.va, p.va_im}, vb[2] = {p.vb, p.vb_im};
     return sm90::launch_planes<Cfg>(va, vb, static_cast<Out*>(nullptr), OutView{}, p.M, p.N, p.K,
                                     p.batch, out, p.stream);
+}
+
+template <class In, class Out, bool MnA, bool MnB> cudaError_t run_complex_sm90(const Problem& p) {
+    // No cluster by default: measured 2.5% faster at 4096^3 and equal at 8192^3 than 2-CTA
+    // clusters (bench/NOTES.md, v8). KILN_GEMM_COMPLEX_CLUSTER=1|2 picks the cluster size (A/B
+    // experiments only; read on every call so that one benchmark process can time both).
+    const char* e = std::getenv("KILN_GEMM_COMPLEX_CLUSTER");
+    return e && std::atoi(e) == 2 ? run_complex_sm90_cfg<In, Out, MnA, MnB, 2>(p)
+                                  : run_complex_sm90_cfg<In, Out, MnA, MnB, 1>(p);
 }
 
 } // namespace kiln::gemm::detail

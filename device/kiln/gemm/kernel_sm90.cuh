@@ -27,6 +27,7 @@
 #pragma once
 #include <climits>
 #include <cstdint>
+#include <type_traits>
 #include <cuda.h>
 #include <cuda_bf16.h>
 #include <cuda_fp16.h>
@@ -49,24 +50,17 @@ namespace kiln::gemm::sm90 {
 
 namespace dev = kiln::dev;
 
+/// The wgmma input kind of an element type (Config rejects every other type).
 template <class T>
-struct WgmmaType;
-template <>
-struct WgmmaType<__nv_bfloat16> {
-    static constexpr auto value = dev::wgmma::DType::BF16;
-};
-template <>
-struct WgmmaType<__half> {
-    static constexpr auto value = dev::wgmma::DType::F16;
-};
-template <>
-struct WgmmaType<__nv_fp8_e4m3> {
-    static constexpr auto value = dev::wgmma::DType::E4M3;
-};
-template <>
-struct WgmmaType<__nv_fp8_e5m2> {
-    static constexpr auto value = dev::wgmma::DType::E5M2;
-};
+inline constexpr bool is_wgmma_input =
+    std::is_same_v<T, __nv_bfloat16> || std::is_same_v<T, __half> ||
+    std::is_same_v<T, __nv_fp8_e4m3> || std::is_same_v<T, __nv_fp8_e5m2>;
+template <class T>
+inline constexpr dev::wgmma::DType wgmma_type =
+    std::is_same_v<T, __nv_bfloat16>   ? dev::wgmma::DType::BF16
+    : std::is_same_v<T, __half>        ? dev::wgmma::DType::F16
+    : std::is_same_v<T, __nv_fp8_e4m3> ? dev::wgmma::DType::E4M3
+                                       : dev::wgmma::DType::E5M2;
 
 /// Compile-time shape of the kernel. BK is one 128-byte swizzle row of elements (64 16-bit or
 /// 128 8-bit ones). Planes: 1 = real operands, 2 = split complex (real and imaginary planes).
@@ -88,7 +82,7 @@ struct Config {
     static constexpr int Threads = 128 * (1 + Consumers);
     static constexpr int ProducerRegs = 40, ConsumerRegs = 232;
     static constexpr auto Swizzle = dev::swizzle::Mode::B128;
-    static_assert(sizeof(Element) == 2 || sizeof(Element) == 1, "16-bit or 8-bit inputs");
+    static_assert(is_wgmma_input<Element>, "inputs: bf16, f16, fp8 e4m3 or fp8 e5m2");
     static_assert(sizeof(Element) == 2 || (!MnMajorA && !MnMajorB),
                   "8-bit inputs: K-major A and B only (wgmma has no transpose for 8-bit types)");
     static_assert(Planes * BN / 2 <= 128, "accumulators of all planes must fit the registers");
@@ -320,7 +314,7 @@ __global__ void __launch_bounds__(Cfg::Threads, 1)
     } else {
         // ---------------- consumers ----------------
         dev::regs::increase<Cfg::ConsumerRegs>();
-        constexpr auto DT = WgmmaType<Element>::value;
+        constexpr auto DT = wgmma_type<Element>;
         const int cw = warpgroup - 1;  // consumer index: rows [64*cw, 64*cw + 64) of the tile
         const int t = threadIdx.x % 128;
         const bool lane0 = (threadIdx.x % 32) == 0;
