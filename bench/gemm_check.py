@@ -34,6 +34,13 @@ def act_ref(x, act):
     return x
 
 
+def with_bias(ref, bias, bias_mode):
+    """ref + a row (bias[row]) or column (bias[col]) bias, in float64; bias None: ref."""
+    if bias is None:
+        return ref
+    return ref + bias.double().unsqueeze(-1 if bias_mode == "row" else -2)
+
+
 def report(name, err, tol, status, path, want_path=None):
     global fails
     ok = status == "success" and err <= tol and (want_path is None or path == want_path)
@@ -59,8 +66,7 @@ def case_linear(M, N, K, in_dt=torch.bfloat16, out_dt=torch.bfloat16, alpha=1.0,
     ref = alpha * (a.double() @ w.double().transpose(-1, -2))
     if beta != 0.0:
         ref = ref + beta * c0
-    if bias is not None:
-        ref = ref + (bias.double().unsqueeze(-1) if bias_mode == "row" else bias.double().unsqueeze(-2))
+    ref = with_bias(ref, bias, bias_mode)
     ref = act_ref(ref, act)
     name = (f"linear {M}x{N}x{K}{' b'+str(batch) if batch else ''} {str(in_dt)[6:]}->"
             f"{str(out_dt)[6:]} a={alpha} b={beta} {act or ''} {bias_mode or ''} [{path}]")
@@ -92,8 +98,7 @@ def case_trans(M, N, K, ta, tb, in_dt=torch.bfloat16, offset=0, out_dt=torch.flo
                             sbias=bias.stride(0) if batch and bias is not None else 0)
     torch.cuda.synchronize()
     ref = a_log.double() @ b_log.double() + beta * c0
-    if bias is not None:
-        ref = ref + (bias.double().unsqueeze(-1) if bias_mode == "row" else bias.double().unsqueeze(-2))
+    ref = with_bias(ref, bias, bias_mode)
     ref = act_ref(ref, act)
     tma_ok = (not offset and in_dt in (torch.bfloat16, torch.float16) and lda % 8 == 0
               and ldb % 8 == 0)
@@ -360,8 +365,7 @@ def case_fp8(M, N, K, kind="e4m3", out_dt=torch.bfloat16, ta="N", tb="T", alpha=
                             sbias=bias.stride(0) if batch and bias is not None else 0)
     torch.cuda.synchronize()
     ref = alpha * (a_log.float().double() @ b_log.float().double()) + beta * c0
-    if bias is not None:
-        ref = ref + (bias.double().unsqueeze(-1) if bias_mode == "row" else bias.double().unsqueeze(-2))
+    ref = with_bias(ref, bias, bias_mode)
     ref = act_ref(ref, act)
     # fp32 output: Hopper's fp8 wgmma adds products in reduced precision (not IEEE fp32 FMA),
     # so the bound is looser than the 16-bit path's.
