@@ -36,10 +36,12 @@ if command -v nvidia-smi >/dev/null 2>&1 && nvidia-smi -L >/dev/null 2>&1; then
         -o build/demo/gemm_8192.cu
     $kiln compile examples/gemm.kiln --size M=4000 --size N=4000 --size K=4000 --emit=cuda \
         -o build/demo/gemm_4000.cu
+    echo "== GPU: kiln run --gpu (NVRTC through the kernel cache, checked against float64)"
+    $kiln run examples/gemm.kiln --gpu --size M=4096 --size N=4096 --size K=4096
     echo "== GPU: kiln-generated GEMM vs cuBLAS (tests/gpu/codegen_gemm.sh)"
     bash tests/gpu/codegen_gemm.sh build/demo build/demo/gpu
-    echo "== GPU: kiln GEMM library vs cuBLAS (bench/gpu.sh --quick)"
-    bash bench/gpu.sh --quick
+    echo "== GPU: kiln GEMM library vs cuBLAS (bench/gpu.sh --quick --part library)"
+    bash bench/gpu.sh --quick --part library
 else
     echo "== no NVIDIA GPU here: skipping the GPU runs (on a Hopper machine this step runs the"
     echo "   generated kernels and the GEMM library next to cuBLAS)"
