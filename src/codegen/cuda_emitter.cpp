@@ -78,12 +78,7 @@ private:
                                          " bytes (buffers, barriers, alignment) exceeds 227 KiB");
     }
 
-    int64_t tiles() const {
-        int64_t n = 1;
-        for (auto e : plan_.grid->loop.extents)
-            n *= e;
-        return n;
-    }
+    int64_t tiles() const { return elements(plan_.grid->loop.extents); }
 
     std::vector<std::string> size_names() const {
         if (!options_.size_order.empty())
@@ -207,18 +202,9 @@ private:
         // Leading variables (e.g. the batch) outermost; with grouping, the last two are visited in
         // groups of kGroupRows row-tiles, the row index fastest, so the CTAs resident at one time
         // share a few column and row panels in L2 (grouped rasterization).
-        int64_t div = 1;
-        std::vector<std::string> decls;
-        for (size_t d = n; d-- > 0;) {
-            if (!grouped || d + 2 < n) {
-                std::string quotient = div == 1 ? "tile" : "tile / " + std::to_string(div);
-                decls.insert(decls.begin(), "const int " + l.vars[d] + " = " + quotient + " % " +
-                                                std::to_string(l.extents[d]) + ";");
-            }
-            div *= l.extents[d];
-        }
-        for (const auto& d : decls)
-            w_.line(d);
+        const auto decls = grid_index_decls(l, "tile");
+        for (size_t d = 0; d < (grouped ? n - 2 : n); ++d)
+            w_.line(decls[d]);
         if (!grouped)
             return;
         const std::string rows = std::to_string(l.extents[n - 2]);
@@ -305,10 +291,7 @@ private:
         w_.line("const int wg_thread = threadIdx.x % 128;");
         w_.line("(void)" + d[0].var + "; (void)" + d[1].var + "; (void)wg_thread;");
         for (const auto* r : plan_.registers) {
-            int64_t n = 1;
-            for (auto e : r->shape)
-                n *= e;
-            w_.line(cuda_type(r->dtype) + " " + r->name + "[" + std::to_string(n) +
+            w_.line(cuda_type(r->dtype) + " " + r->name + "[" + std::to_string(elements(r->shape)) +
                     "];  // alloc " + r->name + " : REGISTER " +
                     std::string(ir::spelling(r->dtype)) + ir::shape_string(r->shape) +
                     " per thread (" + r->origin + ")");

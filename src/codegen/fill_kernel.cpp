@@ -37,9 +37,7 @@ Fill lower_fill(const event::EventProgram& program, const KernelPlan& plan, cons
 void emit_fill(CodeWriter& w, const Fill& f) {
     const auto& t = *f.piece.tensor;
     const size_t rank = t.shape.size();
-    int64_t count = 1;
-    for (auto e : f.piece.extent)
-        count *= e;
+    const int64_t count = elements(f.piece.extent);
     w.line("// " + op_name(*f.call) + ": fill(" + event::print_view(f.call->args[0]) + ", " +
            f.value + "), " + std::to_string(count) + " elements, predicated on " + t.name + "'s " +
            ir::shape_string(t.shape) + " bounds");
@@ -65,21 +63,6 @@ void emit_fill(CodeWriter& w, const Fill& f) {
     w.close();
 }
 
-// The pfor's variables from blockIdx.x, the last one fastest (as the tile loop does).
-void emit_block_indices(CodeWriter& w, const event::Op& pfor) {
-    const auto& l = pfor.loop;
-    int64_t div = 1;
-    std::vector<std::string> decls;
-    for (size_t d = l.vars.size(); d-- > 0;) {
-        const std::string q = div == 1 ? "blockIdx.x" : "blockIdx.x / " + std::to_string(div);
-        decls.insert(decls.begin(), "const int " + l.vars[d] + " = " + q + " % " +
-                                        std::to_string(l.extents[d]) + ";");
-        div *= l.extents[d];
-    }
-    for (const auto& d : decls)
-        w.line(d);
-}
-
 } // namespace
 
 KernelLaunch emit_fill_kernel(CodeWriter& w, const event::EventProgram& program,
@@ -91,9 +74,12 @@ KernelLaunch emit_fill_kernel(CodeWriter& w, const event::EventProgram& program,
             fills.push_back(lower_fill(program, plan, op));
             written.insert(fills.back().piece.tensor->name);
         }
-    KernelLaunch k{program.name + "_fill_" + pfor.result, 1, false, kFillThreads, 0, {}};
-    for (auto e : pfor.loop.extents)
-        k.tiles *= e;
+    KernelLaunch k{program.name + "_fill_" + pfor.result,
+                   elements(pfor.loop.extents),
+                   false,
+                   kFillThreads,
+                   0,
+                   {}};
     std::vector<std::string> params;
     for (size_t i = 0; i < plan.params.size(); ++i) {
         const auto* p = plan.params[i];
@@ -106,7 +92,8 @@ KernelLaunch emit_fill_kernel(CodeWriter& w, const event::EventProgram& program,
            " is launched after this one on the same stream.");
     w.line("extern \"C\" __global__ void __launch_bounds__(" + std::to_string(kFillThreads) + ")");
     w.open(k.symbol + "(" + join(params, ", ") + ")");
-    emit_block_indices(w, pfor);
+    for (const auto& decl : grid_index_decls(pfor.loop, "blockIdx.x"))
+        w.line(decl);
     for (const auto& f : fills)
         emit_fill(w, f);
     w.close();

@@ -45,6 +45,10 @@ struct KernelPlan {
 
 Result<KernelPlan> plan_kernel(const event::EventProgram& program);
 
+// Declarations of a BLOCK pfor's variables from the linear index `linear` (`tile`,
+// `blockIdx.x`), the last variable fastest, in variable order: "const int i = tile / 2 % 2;".
+std::vector<std::string> grid_index_decls(const event::Loop& loop, const std::string& linear);
+
 // The Diagnostic every lowering step raises for an op shape it does not support.
 [[noreturn]] void unsupported(const event::Op& op, const std::string& why);
 // How messages name an op: "call %e27 (gemm_thread)".

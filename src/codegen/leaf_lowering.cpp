@@ -96,9 +96,7 @@ AccumulatorStore resolve_accumulator_store(const KernelPlan& plan, const event::
         unsupported(call, piece.errors()[0].message);
     const auto& g = *piece->tensor;
     const int rank = static_cast<int>(g.shape.size());
-    int64_t n = 1;
-    for (auto e : src.shape)
-        n *= e;
+    const int64_t n = elements(src.shape);
     if (g.memory != ir::Memory::Global || rank < 2 ||
         piece->dims != std::vector<int>{rank - 2, rank - 1} || piece->extent[rank - 2] != 64 ||
         piece->extent[rank - 1] != 2 * n)
@@ -142,13 +140,6 @@ const event::View& operand_view(const event::Op& call, const std::map<std::strin
         unsupported(call, "operand '" + ref.name + "' of '" + stmt.op +
                               "' is not a whole tensor parameter of the leaf");
     return it->second;
-}
-
-int64_t elements(const ir::Shape& s) {
-    int64_t n = 1;
-    for (auto e : s)
-        n *= e;
-    return n;
 }
 
 // A wgmma operand: the warpgroup piece of a staged buffer behind a fragment view.

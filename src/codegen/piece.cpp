@@ -11,6 +11,13 @@ void Scope::add(const event::Op& op) {
         parts[op.part.name] = op.part;
 }
 
+int64_t elements(const ir::Shape& s) {
+    int64_t n = 1;
+    for (auto e : s)
+        n *= e;
+    return n;
+}
+
 std::string c_expr(const ir::ExprPtr& e) {
     using K = ir::ExprKind;
     auto bin = [&](const char* op) {

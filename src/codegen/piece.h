@@ -39,6 +39,9 @@ struct Fragment {
 Result<Fragment> peel_fragment(const Scope& scope, const event::View& view,
                                const std::string& warp_var, const std::string& lane_var);
 
+// How many elements a shape (or a grid of extents) holds.
+int64_t elements(const ir::Shape& s);
+
 // C spelling of an index expression over loop and processor variables.
 std::string c_expr(const ir::ExprPtr& e);
 
