@@ -136,10 +136,9 @@ bool valid_in(const EventRef& r, const Op& fold) {
 
 // After the rewrite, every other access to the target's tensor is ordered before all the folds
 // or after all of them, or is itself a fold of the same kind (they commute).
-bool folds_are_ordered(const event::EventProgram& p, const std::set<std::string>& folds,
+bool folds_are_ordered(event::EventProgram& p, const std::set<std::string>& folds,
                        const std::string& root, CopyMode mode) {
-    auto& program = const_cast<event::EventProgram&>(p);
-    CopyElimIndex ix(program);
+    CopyElimIndex ix(p);
     std::vector<const Op*> fold_ops, others;
     for (const auto& s : ix.sites()) {
         const Op& op = *s.op;
