@@ -6,6 +6,7 @@
 
 #include <cmath>
 #include <map>
+#include <optional>
 #include <sstream>
 
 namespace kiln::codegen {
@@ -291,17 +292,34 @@ void emit_direct_store(CodeWriter& w, const AccumulatorStore& st) {
     w.close();
 }
 
+// The per-element function a store statement applies: "" for copy(D, S), F for
+// call_external(F, D, S...) of a known epilogue function; nothing for other statements.
+std::optional<std::string> store_function(const ir::LeafOp& stmt) {
+    if (stmt.op == "copy")
+        return "";
+    if (stmt.op == "call_external" && epilogue_functions().count(stmt.external))
+        return stmt.external;
+    return std::nullopt;
+}
+
+// The store statement `stmt` of `call` makes: D its first operand, the register sources after.
+AccumulatorStore statement_store(const KernelPlan& plan, const event::Op& call,
+                                 const std::map<std::string, event::View>& b,
+                                 const ir::LeafOp& stmt, const std::string& fn) {
+    std::vector<const event::TensorDecl*> sources;
+    for (size_t i = 1; i < stmt.operands.size(); ++i)
+        sources.push_back(&register_tensor(plan, call, operand_view(call, b, stmt, i)));
+    return resolve_accumulator_store(plan, call, operand_view(call, b, stmt, 0), std::move(sources),
+                                     fn);
+}
+
 // copy(D, S) or call_external(F, D, S...): the sources are accumulators in registers, D the
 // accumulator fragment of a global piece; each element stores S[e] or F(S1[e], S2[e], ...),
 // through shared memory and the TMA when `tma_stores` has a map for D's tensor.
 void emit_store(CodeWriter& w, const KernelPlan& plan, const event::Op& call,
                 const std::map<std::string, event::View>& b, const ir::LeafOp& stmt,
                 const std::string& fn, const TmaStores& tma_stores) {
-    std::vector<const event::TensorDecl*> sources;
-    for (size_t i = 1; i < stmt.operands.size(); ++i)
-        sources.push_back(&register_tensor(plan, call, operand_view(call, b, stmt, i)));
-    auto st = resolve_accumulator_store(plan, call, operand_view(call, b, stmt, 0),
-                                        std::move(sources), fn);
+    const auto st = statement_store(plan, call, b, stmt, fn);
     auto map = tma_stores.find(st.global->name);
     if (map != tma_stores.end())
         emit_tma_store(w, st);
@@ -405,12 +423,10 @@ void emit_thread_call(CodeWriter& w, const event::EventProgram& program, const K
     for (const auto& s : leaf.body) {
         if (s.op == "fill")
             emit_fill(w, plan, call, b, s);
-        else if (s.op == "copy")
-            emit_store(w, plan, call, b, s, "", tma_stores);
         else if (s.op == "rowsum")
             emit_rowsum(w, plan, call, b, s);
-        else if (s.op == "call_external" && epilogue_functions().count(s.external))
-            emit_store(w, plan, call, b, s, s.external, tma_stores);
+        else if (auto fn = store_function(s))
+            emit_store(w, plan, call, b, s, *fn, tma_stores);
         else
             unsupported(call, "leaf statement '" + s.op +
                                   (s.external.empty() ? "" : "(\"" + s.external + "\")") + "' of " +
@@ -429,16 +445,10 @@ TmaStores plan_tma_stores(const event::EventProgram& program, const KernelPlan& 
         const auto& leaf = leaf_of(program, *call);
         auto b = bind_tensors(leaf, *call);
         for (const auto& s : leaf.body) {
-            const bool store = s.op == "copy" ||
-                               (s.op == "call_external" && epilogue_functions().count(s.external));
-            if (!store)
+            const auto fn = store_function(s);
+            if (!fn)
                 continue;
-            std::vector<const event::TensorDecl*> sources;
-            for (size_t i = 1; i < s.operands.size(); ++i)
-                sources.push_back(&register_tensor(plan, *call, operand_view(*call, b, s, i)));
-            auto st =
-                resolve_accumulator_store(plan, *call, operand_view(*call, b, s, 0),
-                                          std::move(sources), s.op == "copy" ? "" : s.external);
+            const auto st = statement_store(plan, *call, b, s, *fn);
             if (tma_storable(st) && !loaded.count(st.global->name))
                 out.emplace(st.global->name, tma_store_map(st));
         }
