@@ -1,36 +1,18 @@
 // The generated CUDA of the GEMM family: the lines that carry the lowering (register split,
 // mbarrier waits per stage, TMA loads, wgmma, predicated stores), and the diagnostics for IR the
 // generator cannot lower.
-#include "codegen/cuda_emitter.h"
-#include "ir/parser.h"
-#include "passes/pipeline.h"
+#include "lowered_example.h"
 
 #include <gtest/gtest.h>
 
 #include <algorithm>
-
 #include <string>
 
 namespace kiln::codegen {
 namespace {
 
-struct Lowered {
-    event::EventProgram program;
-    EmitOptions options;
-};
-
-Lowered lower(const std::string& example, const passes::Sizes& sizes = {}) {
-    auto program = ir::parse_file(std::string(KILN_SOURCE_DIR) + "/examples/" + example + ".kiln");
-    EXPECT_TRUE(program.ok()) << program.error_text();
-    passes::CompileOptions options;
-    options.sizes = sizes;
-    auto compiled = passes::compile(*program, options);
-    EXPECT_TRUE(compiled.ok()) << compiled.error_text();
-    Lowered out{compiled->program, {}};
-    for (const auto& s : program->sizes)
-        out.options.size_order.push_back(s.name);
-    return out;
-}
+using testing::lower;
+using testing::Lowered;
 
 std::string emit(const Lowered& l) {
     auto cuda = emit_cuda(l.program, l.options);

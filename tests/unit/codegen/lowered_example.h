@@ -1,0 +1,37 @@
+#pragma once
+// An example lowered through every pass, with the emit options `kiln compile --emit=cuda` would
+// use (the launcher's size order from the program's `sizes` line): for the code generator's and
+// the runtime's tests.
+#include "codegen/cuda_emitter.h"
+#include "ir/parser.h"
+#include "passes/pipeline.h"
+
+#include <gtest/gtest.h>
+
+#include <string>
+
+namespace kiln::codegen::testing {
+
+struct Lowered {
+    event::EventProgram program;
+    EmitOptions options;
+};
+
+inline Lowered lower(const std::string& example, const passes::Sizes& sizes = {}) {
+    auto program = ir::parse_file(std::string(KILN_SOURCE_DIR) + "/examples/" + example + ".kiln");
+    EXPECT_TRUE(program.ok()) << program.error_text();
+    if (!program.ok())
+        return {};
+    passes::CompileOptions options;
+    options.sizes = sizes;
+    auto compiled = passes::compile(*program, options);
+    EXPECT_TRUE(compiled.ok()) << compiled.error_text();
+    if (!compiled.ok())
+        return {};
+    Lowered out{compiled->program, {}};
+    for (const auto& s : program->sizes)
+        out.options.size_order.push_back(s.name);
+    return out;
+}
+
+} // namespace kiln::codegen::testing
