@@ -7,6 +7,8 @@
 # Usage: tests/cuda/codegen_check.sh KILN_BINARY
 set -uo pipefail
 cd "$(dirname "$0")/../.."
+# shellcheck source=tests/cuda/ptxas_verdict.sh
+source tests/cuda/ptxas_verdict.sh
 KILN=${1:?usage: codegen_check.sh KILN_BINARY}
 NVCC=${NVCC:-nvcc}
 TMP=$(mktemp -d)
@@ -34,12 +36,6 @@ wait
 for c in "${CASES[@]}"; do
     name=${c%%:*}
     log="$TMP/$name.log"
-    status=ok
-    if grep -q COMPILE_FAILED "$log"; then status="compile error"; fi
-    if grep "spill" "$log" | grep -qv " 0 bytes spill stores, 0 bytes spill loads"; then status="spills"; fi
-    if grep "stack frame" "$log" | grep -qv "^\s*0 bytes stack frame"; then status="stack frame"; fi
-    if grep -qi "C7508\|setmaxnreg.*ignored\|wgmma.*serializ" "$log"; then status="ptxas perf warning"; fi
-    printf '%-20s %s\n' "$name" "$status"
-    if [ "$status" != ok ]; then fail=1; grep -v "^ptxas info" "$log" | head -20; fi
+    verdict "$name" "$log" || fail=1
 done
 exit $fail

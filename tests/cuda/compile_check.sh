@@ -8,6 +8,8 @@
 # instantiation unit)
 set -uo pipefail
 cd "$(dirname "$0")/../.."
+# shellcheck source=tests/cuda/ptxas_verdict.sh
+source tests/cuda/ptxas_verdict.sh
 NVCC=${NVCC:-nvcc}
 TMP=$(mktemp -d)
 trap 'rm -rf "$TMP"' EXIT
@@ -44,12 +46,6 @@ done
 wait
 for tu in "${TUS[@]}"; do
     log="$TMP/$(basename "$tu").log"
-    status=ok
-    if grep -q COMPILE_FAILED "$log"; then status="compile error"; fi
-    if grep "spill" "$log" | grep -qv " 0 bytes spill stores, 0 bytes spill loads"; then status="spills"; fi
-    if grep "stack frame" "$log" | grep -qv "^\s*0 bytes stack frame"; then status="stack frame"; fi
-    if grep -qi "C7508\|setmaxnreg.*ignored\|wgmma.*serializ" "$log"; then status="ptxas perf warning"; fi
-    printf '%-40s %s\n' "$tu" "$status"
-    if [ "$status" != ok ]; then fail=1; grep -v "^ptxas info" "$log" | head -20; fi
+    verdict "$tu" "$log" || fail=1
 done
 exit $fail
