@@ -33,6 +33,17 @@ expect 1 "bad.kiln:4:" -- compile "$tmp/bad.kiln"
 sed 's/pipeline = 4/pipeline = 5/' "$gemm" >"$tmp/gemm5.kiln"
 expect 1 "origin gemm_tile.B" -- compile "$tmp/gemm5.kiln"
 expect 0 "lowered (6 passes): 3 schedules" -- run "$gemm" --size M=128 --size N=256 --size K=128 --lowered --schedules 3
+# Mapping overrides: the same breakdown through --pipeline; a skinny-M mapping (one 64-row
+# consumer warpgroup, 64x64 tiles, 8 stages) lowers and runs; f16 through --dtype.
+expect 1 "origin gemm_tile.B" -- compile "$gemm" --pipeline gemm_block=5
+expect 0 "stages 8 on k" -- compile "$gemm" --size M=127 --tunable U=64 --tunable G=1 --tunable V=64 --pipeline gemm_block=8
+expect 0 "lowered (6 passes): 3 schedules in" -- run "$gemm" --size M=127 --size N=128 --size K=128 --tunable U=64 --tunable G=1 --tunable V=64 --lowered --schedules 3
+expect 0 "tolerance 1e-03 for f16" -- run "$gemm" --size M=64 --size N=64 --size K=64 --dtype bf16=f16
+expect 0 "DType::F16" -- compile "$gemm" --dtype bf16=f16 --emit=cuda
+expect 1 "declares no tunable 'G' (it declares: U, V)" -- compile "$gemm" --tunable gemm_host.G=1
+expect 1 "a warpgroup's piece has exactly 64 rows" -- check "$gemm" --tunable G=4
+expect 2 "--tunable expects [INSTANCE.]NAME=POSITIVE_INTEGER, got 'U=0'" -- compile "$gemm" --tunable U=0
+expect 2 "--dtype expects FROM=TO" -- tree "$gemm" --dtype bf16=half
 expect 2 "" -- run "$gemm" --lowered --schedules 0
 
 if [[ $failures -ne 0 ]]; then

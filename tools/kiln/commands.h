@@ -27,8 +27,17 @@ void register_schedule_command(CLI::App& app);
 
 // Prints diagnostics to stderr and stops the command with kExitError.
 [[noreturn]] void fail(const std::vector<Diagnostic>& errors);
-// Parses FILE or stops with its diagnostics.
-ir::Program load_program(const std::string& path);
+// --tunable, --pipeline, --dtype (src/ir/overrides.h), as typed.
+struct OverrideOptions {
+    std::vector<std::string> tunables;
+    std::vector<std::string> pipelines;
+    std::vector<std::string> dtypes;
+};
+void add_override_options(CLI::App& cmd, OverrideOptions& o);
+
+// Parses FILE and applies the overrides, or stops with the diagnostics (a malformed override:
+// kExitUsage; one the program does not have: kExitError).
+ir::Program load_program(const std::string& path, const OverrideOptions& overrides = {});
 // --size M=256 --size N=128 → {M: 256, N: 128}; malformed entries stop with kExitUsage.
 std::map<std::string, int64_t> parse_sizes(const std::vector<std::string>& entries);
 

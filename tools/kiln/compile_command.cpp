@@ -27,6 +27,7 @@ struct CompileOptions {
     std::string output;
     std::string emit = "event";
     std::string epilogue = "tma";
+    OverrideOptions overrides;
 };
 
 bool wants_print(const CompileOptions& o, const std::string& pass) {
@@ -56,7 +57,7 @@ void write_output(const std::string& path, const std::string& text) {
 
 void compile_program(const CompileOptions& o) {
     check_pass_names(o.print_after);
-    ir::Program program = load_program(o.file);
+    ir::Program program = load_program(o.file, o.overrides);
     passes::CompileOptions options;
     options.sizes = parse_sizes(o.sizes);
     options.stop_after = o.stop_after;
@@ -105,6 +106,7 @@ void register_compile_command(CLI::App& app) {
     cmd->add_option("FILE", o.file, "a .kiln program with its mapping")->required();
     cmd->add_option("--size", o.sizes, "override a problem size, e.g. --size M=4096")
         ->type_name("NAME=INT");
+    add_override_options(*cmd, o.overrides);
     cmd->add_flag("--print-after-all", o.print_after_all, "print the event IR after every pass");
     cmd->add_option("--print-after", o.print_after, "print the event IR after PASS (repeatable)")
         ->type_name("PASS");

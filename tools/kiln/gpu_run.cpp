@@ -66,7 +66,7 @@ struct GpuProgram {
 };
 
 GpuProgram generate(const GpuRunOptions& o) {
-    ir::Program program = load_program(o.file);
+    ir::Program program = load_program(o.file, o.overrides);
     auto overrides = parse_sizes(o.sizes);
     auto tree = value_or_fail(passes::instantiate(program, overrides));
     passes::CompileOptions options;

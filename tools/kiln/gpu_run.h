@@ -4,6 +4,8 @@
 // the CPU interpreter, compared with the float64 reference, and timed. Also the cubin of
 // `kiln compile --emit=cubin`: both need the runtime, which a kiln built without the CUDA
 // toolkit lacks.
+#include "tools/kiln/commands.h"
+
 #include <CLI/CLI.hpp>
 
 #include <cstdint>
@@ -21,6 +23,7 @@ struct GpuRunOptions {
     int warmup = 3;
     bool check = true;
     std::string epilogue = "direct"; // or "tma": as kiln compile --epilogue
+    OverrideOptions overrides;
 };
 
 // --gpu, --iters, --warmup, --no-check, --epilogue on the `run` subcommand.

@@ -29,6 +29,7 @@ struct RunOptions {
     bool mutate = false;
     bool gpu = false;
     GpuRunOptions gpu_options;
+    OverrideOptions overrides;
 };
 
 // The expected outputs of `reference` only (the inputs are not compared).
@@ -78,7 +79,7 @@ int run_lowered(const ir::Program& program, const RunOptions& o, const interp::T
 }
 
 int run_program(const RunOptions& o) {
-    ir::Program program = load_program(o.file);
+    ir::Program program = load_program(o.file, o.overrides);
     auto tree = value_or_fail(passes::instantiate(program, parse_sizes(o.sizes)));
     const auto& sizes = tree.sizes;
     auto inputs = value_or_fail(interp::make_inputs(program, sizes, o.seed));
@@ -111,6 +112,7 @@ void register_run_command(CLI::App& app) {
     run->add_option("FILE", o.file, "a .kiln program with its mapping")->required();
     run->add_option("--size", o.sizes, "override a problem size, e.g. --size M=200")
         ->type_name("NAME=INT");
+    add_override_options(*run, o.overrides);
     run->add_option("--seed", o.seed, "seed of the random inputs")->capture_default_str();
     run->add_option("--tolerance", o.tolerance,
                     "relative error bound (default: 1e-2 bf16, 1e-3 f16, 1e-5 f32, 1e-1 f8)");
@@ -129,6 +131,7 @@ void register_run_command(CLI::App& app) {
         o.gpu_options.sizes = o.sizes;
         o.gpu_options.seed = o.seed;
         o.gpu_options.tolerance = o.tolerance;
+        o.gpu_options.overrides = o.overrides;
         int code = o.gpu ? run_on_gpu(o.gpu_options) : run_program(o);
         if (code != kExitOk)
             throw CLI::RuntimeError(code);
