@@ -1,6 +1,7 @@
-// Runs a GEMM-family kernel that `kiln compile --emit=cuda` generated on random bf16 data, checks
+// Runs a GEMM-family kernel that `kiln compile --emit=cuda` generated on random bf16 data (f16
+// with -DKILN_F16, for programs compiled with --dtype bf16=f16), checks
 // it against a float64 reference (every element for small shapes, sampled ones for large), and
-// times it side by side with its cuBLAS peers (bf16 inputs, fp32 accumulation):
+// times it side by side with its cuBLAS peers (16-bit inputs, fp32 accumulation):
 //   gemm (default)    C = A B                    peer: cublasGemmEx
 //   -DKILN_Z=batch    C[z] = A[z] B[z]            peer: cublasGemmStridedBatchedEx
 //   -DKILN_ROWSUM     C = A B, r[i] = sum_j C    peers: cublasGemmEx alone (the plain GEMM the
@@ -37,7 +38,25 @@ constexpr int Z = KILN_Z;
 constexpr int Z = 1;
 #endif
 constexpr size_t MK = size_t(M) * K, KN = size_t(K) * N, MN = size_t(M) * N;
-using bf16 = __nv_bfloat16;
+#if defined(KILN_F16)
+using elem = __half;
+using elem2 = __half2;
+constexpr cudaDataType_t kElemType = CUDA_R_16F;
+constexpr const char* kElemName = "f16";
+__host__ __device__ inline float to_f32(elem x) { return __half2float(x); }
+__host__ __device__ inline elem from_f32(float x) { return __float2half_rn(x); }
+__device__ inline float2 to_f32x2(elem2 x) { return __half22float2(x); }
+__device__ inline elem2 from_f32x2(float a, float b) { return __floats2half2_rn(a, b); }
+#else
+using elem = __nv_bfloat16;
+using elem2 = __nv_bfloat162;
+constexpr cudaDataType_t kElemType = kElemType;
+constexpr const char* kElemName = "bf16";
+__host__ __device__ inline float to_f32(elem x) { return __bfloat162float(x); }
+__host__ __device__ inline elem from_f32(float x) { return __float2bfloat16_rn(x); }
+__device__ inline float2 to_f32x2(elem2 x) { return __bfloat1622float2(x); }
+__device__ inline elem2 from_f32x2(float a, float b) { return __floats2bfloat162_rn(a, b); }
+#endif
 
 #define CHECK_CUDA(x)                                                                              \
     do {                                                                                           \
@@ -48,19 +67,19 @@ using bf16 = __nv_bfloat16;
         }                                                                                          \
     } while (0)
 
-std::vector<bf16> random_bf16(size_t n, uint32_t seed) {
+std::vector<elem> random_elems(size_t n, uint32_t seed) {
     std::mt19937 rng(seed);
     std::uniform_real_distribution<float> u(-1.f, 1.f);
-    std::vector<bf16> v(n);
+    std::vector<elem> v(n);
     for (auto& x : v)
-        x = __float2bfloat16_rn(u(rng));
+        x = from_f32(u(rng));
     return v;
 }
 
-bf16* to_device(const std::vector<bf16>& h) {
-    bf16* d = nullptr;
-    CHECK_CUDA(cudaMalloc(&d, h.size() * sizeof(bf16)));
-    CHECK_CUDA(cudaMemcpy(d, h.data(), h.size() * sizeof(bf16), cudaMemcpyHostToDevice));
+elem* to_device(const std::vector<elem>& h) {
+    elem* d = nullptr;
+    CHECK_CUDA(cudaMalloc(&d, h.size() * sizeof(elem)));
+    CHECK_CUDA(cudaMemcpy(d, h.data(), h.size() * sizeof(elem), cudaMemcpyHostToDevice));
     return d;
 }
 
@@ -70,11 +89,11 @@ template <class T> std::vector<T> to_host(const T* d, size_t n) {
     return h;
 }
 
-double dot(const std::vector<bf16>& a, const std::vector<bf16>& b, int z, int r, int c) {
+double dot(const std::vector<elem>& a, const std::vector<elem>& b, int z, int r, int c) {
     double s = 0;
     for (int k = 0; k < K; ++k)
-        s += double(__bfloat162float(a[z * MK + size_t(r) * K + k])) *
-             double(__bfloat162float(b[z * KN + size_t(k) * N + c]));
+        s += double(to_f32(a[z * MK + size_t(r) * K + k])) *
+             double(to_f32(b[z * KN + size_t(k) * N + c]));
     return s;
 }
 
@@ -95,36 +114,36 @@ template <class F> float time_ms(F&& f, int iters) {
 }
 
 // Row-major C (M x N) = A (M x K) B (K x N), i.e. column-major C^T = B^T A^T; ldb/ldc = n.
-void cublas_gemm(cublasHandle_t h, const bf16* a, const bf16* b, bf16* c, int n) {
+void cublas_gemm(cublasHandle_t h, const elem* a, const elem* b, elem* c, int n) {
     const float alpha = 1.f, beta = 0.f;
-    cublasGemmEx(h, CUBLAS_OP_N, CUBLAS_OP_N, n, M, K, &alpha, b, CUDA_R_16BF, n, a, CUDA_R_16BF, K,
-                 &beta, c, CUDA_R_16BF, n, CUBLAS_COMPUTE_32F, CUBLAS_GEMM_DEFAULT);
+    cublasGemmEx(h, CUBLAS_OP_N, CUBLAS_OP_N, n, M, K, &alpha, b, kElemType, n, a, kElemType, K,
+                 &beta, c, kElemType, n, CUBLAS_COMPUTE_32F, CUBLAS_GEMM_DEFAULT);
 }
 
 #if defined(KILN_DUAL)
-// silu(g) * u over bf16 pairs; g and u rows of length n with row strides ldg / ldu.
-__global__ void swiglu_kernel(const bf16* g, const bf16* u, bf16* o, int ldg, int ldu) {
+// silu(g) * u over element pairs; g and u rows of length n with row strides ldg / ldu.
+__global__ void swiglu_kernel(const elem* g, const elem* u, elem* o, int ldg, int ldu) {
     const size_t i = (size_t(blockIdx.x) * blockDim.x + threadIdx.x) * 2;
     if (i >= MN)
         return;
     const size_t r = i / N, c = i % N;
-    const float2 gv = __bfloat1622float2(*reinterpret_cast<const __nv_bfloat162*>(g + r * ldg + c));
-    const float2 uv = __bfloat1622float2(*reinterpret_cast<const __nv_bfloat162*>(u + r * ldu + c));
-    *reinterpret_cast<__nv_bfloat162*>(o + i) = __floats2bfloat162_rn(
+    const float2 gv = to_f32x2(*reinterpret_cast<const elem2*>(g + r * ldg + c));
+    const float2 uv = to_f32x2(*reinterpret_cast<const elem2*>(u + r * ldu + c));
+    *reinterpret_cast<elem2*>(o + i) = from_f32x2(
         gv.x / (1.f + __expf(-gv.x)) * uv.x, gv.y / (1.f + __expf(-gv.y)) * uv.y);
 }
 
 #endif
 
 #if defined(KILN_ROWSUM)
-// One warp per row: r[row] = sum of the row's bf16 values in fp32.
-__global__ void rowsum_kernel(const bf16* c, float* r) {
+// One warp per row: r[row] = sum of the row's 16-bit values in fp32.
+__global__ void rowsum_kernel(const elem* c, float* r) {
     const int row = blockIdx.x * (blockDim.x / 32) + threadIdx.x / 32;
     if (row >= M)
         return;
     float s = 0;
     for (int j = threadIdx.x % 32; j < N; j += 32)
-        s += __bfloat162float(c[size_t(row) * N + j]);
+        s += to_f32(c[size_t(row) * N + j]);
     for (int o = 16; o > 0; o /= 2)
         s += __shfl_xor_sync(0xffffffffu, s, o);
     if (threadIdx.x % 32 == 0)
@@ -135,7 +154,7 @@ __global__ void rowsum_kernel(const bf16* c, float* r) {
 struct Check {
     double max_err = 0;
     long bad = 0, checked = 0;
-    // bf16 output: half an ulp of rounding (2^-9 relative) plus fp32 accumulation order.
+    // 16-bit output: half an ulp of rounding (2^-9 relative for bf16) plus fp32 accumulation order.
     void element(double got, double ref) {
         double err = std::fabs(got - ref);
         max_err = std::max(max_err, std::isnan(err) ? INFINITY : err);
@@ -175,10 +194,10 @@ int main(int argc, char** argv) {
     const int iters = iters_env ? std::atoi(iters_env) : double(Z) * M * N * K > 1e11 ? 20 : 50;
     cublasHandle_t h;
     cublasCreate(&h);
-    auto ha = random_bf16(Z * MK, 1), hb = random_bf16(Z * KN, 2);
-    bf16 *da = to_device(ha), *db = to_device(hb), *dc = nullptr, *dpeer = nullptr;
-    CHECK_CUDA(cudaMalloc(&dc, Z * MN * sizeof(bf16)));
-    CHECK_CUDA(cudaMemset(dc, 0xff, Z * MN * sizeof(bf16))); // NaN: unwritten elements fail
+    auto ha = random_elems(Z * MK, 1), hb = random_elems(Z * KN, 2);
+    elem *da = to_device(ha), *db = to_device(hb), *dc = nullptr, *dpeer = nullptr;
+    CHECK_CUDA(cudaMalloc(&dc, Z * MN * sizeof(elem)));
+    CHECK_CUDA(cudaMemset(dc, 0xff, Z * MN * sizeof(elem))); // NaN: unwritten elements fail
     Check check;
     std::vector<Timing> peers;
     std::string kind;
@@ -186,8 +205,8 @@ int main(int argc, char** argv) {
 #if defined(KILN_DUAL)
     kind = "dual_gemm_swiglu";
     flop *= 2;
-    auto hb2 = random_bf16(KN, 4);
-    bf16* db2 = to_device(hb2);
+    auto hb2 = random_elems(KN, 4);
+    elem* db2 = to_device(hb2);
     auto launch = [&] { return kiln_launch_dual_gemm(dc, da, db, db2, M, N, K, 0); };
 #elif defined(KILN_ROWSUM)
     kind = "gemm_rowsum";
@@ -209,22 +228,22 @@ int main(int argc, char** argv) {
         return 1;
     }
     const auto hc = to_host(dc, Z * MN);
-    CHECK_CUDA(cudaMalloc(&dpeer, 2 * Z * MN * sizeof(bf16)));
+    CHECK_CUDA(cudaMalloc(&dpeer, 2 * Z * MN * sizeof(elem)));
 #if defined(KILN_DUAL)
     for_checked(full, [&](int z, int r, int c) {
         const double g = dot(ha, hb, z, r, c), u = dot(ha, hb2, z, r, c);
-        check.element(__bfloat162float(hc[size_t(r) * N + c]), g / (1 + std::exp(-g)) * u);
+        check.element(to_f32(hc[size_t(r) * N + c]), g / (1 + std::exp(-g)) * u);
     });
-    // Unfused: G and U as bf16 (as a model would keep them), then the elementwise kernel.
-    bf16 *dg = dpeer, *du = dpeer + MN, *dcat = nullptr, *dgu = nullptr;
-    std::vector<bf16> hcat(size_t(K) * 2 * N);
+    // Unfused: G and U in 16 bits (as a model would keep them), then the elementwise kernel.
+    elem *dg = dpeer, *du = dpeer + MN, *dcat = nullptr, *dgu = nullptr;
+    std::vector<elem> hcat(size_t(K) * 2 * N);
     for (int k = 0; k < K; ++k)
         for (int c = 0; c < N; ++c) {
             hcat[size_t(k) * 2 * N + c] = hb[size_t(k) * N + c];
             hcat[size_t(k) * 2 * N + N + c] = hb2[size_t(k) * N + c];
         }
     dcat = to_device(hcat);
-    CHECK_CUDA(cudaMalloc(&dgu, 2 * MN * sizeof(bf16)));
+    CHECK_CUDA(cudaMalloc(&dgu, 2 * MN * sizeof(elem)));
     const int ew_blocks = int((MN / 2 + 255) / 256);
     peers.push_back({"2x cublasGemmEx + swiglu kernel", time_ms(
                                                             [&] {
@@ -244,7 +263,7 @@ int main(int argc, char** argv) {
 #elif defined(KILN_ROWSUM)
     const auto hr = to_host(dr, M);
     for_checked(full, [&](int z, int r, int c) {
-        check.element(__bfloat162float(hc[size_t(r) * N + c]), dot(ha, hb, z, r, c));
+        check.element(to_f32(hc[size_t(r) * N + c]), dot(ha, hb, z, r, c));
     });
     // Row sums of the fp32 accumulator: every row when small, else 48 rows incl. the last.
     std::vector<int> rows;
@@ -277,7 +296,7 @@ int main(int argc, char** argv) {
                                                           iters)});
 #else
     for_checked(full, [&](int z, int r, int c) {
-        check.element(__bfloat162float(hc[z * MN + size_t(r) * N + c]), dot(ha, hb, z, r, c));
+        check.element(to_f32(hc[z * MN + size_t(r) * N + c]), dot(ha, hb, z, r, c));
     });
     auto cublas = [&] {
         const float alpha = 1.f, beta = 0.f;
@@ -285,8 +304,8 @@ int main(int argc, char** argv) {
             cublas_gemm(h, da, db, dpeer, N);
         else
             cublasGemmStridedBatchedEx(h, CUBLAS_OP_N, CUBLAS_OP_N, N, M, K, &alpha, db,
-                                       CUDA_R_16BF, N, KN, da, CUDA_R_16BF, K, MK, &beta, dpeer,
-                                       CUDA_R_16BF, N, MN, Z, CUBLAS_COMPUTE_32F,
+                                       kElemType, N, KN, da, kElemType, K, MK, &beta, dpeer,
+                                       kElemType, N, MN, Z, CUBLAS_COMPUTE_32F,
                                        CUBLAS_GEMM_DEFAULT);
     };
     peers.push_back(
@@ -304,19 +323,19 @@ int main(int argc, char** argv) {
 
     FILE* f = std::fopen(out_path, "w");
     std::fprintf(f,
-                 "{\"kind\": \"%s\", \"gpu\": \"%s\", \"sm_clock_max_mhz\": %d, \"batch\": %d, "
+                 "{\"kind\": \"%s\", \"dtype\": \"%s\", \"gpu\": \"%s\", \"sm_clock_max_mhz\": %d, \"batch\": %d, "
                  "\"M\": %d, \"N\": %d, \"K\": %d, \"checked\": %ld, \"full_check\": %s, "
                  "\"bad\": %ld, \"max_abs_err\": %.6g, \"kiln_ms\": %.5f, \"kiln_tflops\": %.2f, "
                  "\"peers\": [",
-                 kind.c_str(), prop.name, clock_khz / 1000, Z, M, N, K, check.checked,
+                 kind.c_str(), kElemName, prop.name, clock_khz / 1000, Z, M, N, K, check.checked,
                  full ? "true" : "false", check.bad, check.max_err, kiln_ms, flop / kiln_ms / 1e9);
     for (size_t i = 0; i < peers.size(); ++i)
         std::fprintf(f, "%s{\"peer\": \"%s\", \"ms\": %.5f, \"ratio\": %.3f}", i ? ", " : "",
                      peers[i].peer.c_str(), peers[i].ms, peers[i].ms / kiln_ms);
     std::fprintf(f, "], \"ratio_vs_best_peer\": %.3f}\n", best / kiln_ms);
     std::fclose(f);
-    std::printf("%s %dx%dx%dx%d: %s (%ld bad of %ld, max err %.3g), kiln %.1f TFLOP/s",
-                kind.c_str(), Z, M, N, K, check.bad ? "WRONG" : "correct", check.bad, check.checked,
+    std::printf("%s %s %dx%dx%dx%d: %s (%ld bad of %ld, max err %.3g), kiln %.1f TFLOP/s",
+                kind.c_str(), kElemName, Z, M, N, K, check.bad ? "WRONG" : "correct", check.bad, check.checked,
                 check.max_err, flop / kiln_ms / 1e9);
     for (const auto& p : peers)
         std::printf(", %s %.3fx", p.peer.c_str(), p.ms / kiln_ms);

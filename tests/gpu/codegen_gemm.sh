@@ -6,7 +6,7 @@
 # compute-sanitizer memcheck, racecheck and synccheck on DIR/*small*.cu, and writes OUT_DIR/codegen_gemm.json
 # (a list of the per-shape objects) and OUT_DIR/codegen_gemm.log.
 # Binaries go to BIN_DIR (default /tmp/codegen_gemm); one already there and newer than its .cu
-# is used as is, so they can be built on a machine without a GPU (--build-only) and carried.
+# and the harness is used as is, so they can be built on a machine without a GPU (--build-only) and carried.
 # Usage: tests/gpu/codegen_gemm.sh DIR OUT_DIR [BIN_DIR]
 #        tests/gpu/codegen_gemm.sh --build-only DIR BIN_DIR
 set -uo pipefail
@@ -19,6 +19,7 @@ LOG="$OUT_DIR/codegen_gemm.log"
 size() { sed -n '1s/.*sizes \(.*\)).*/\1/p' "$1" | tr ',' '\n' | sed -n "s/^ *$2 = \([0-9]*\)$/\1/p"; }
 export LD_LIBRARY_PATH=/usr/local/cuda/lib64:${LD_LIBRARY_PATH:-}
 kind_flags() {  # the harness's mode for the generated program
+    grep -q "wgmma::DType::F16" "$1" && echo -DKILN_F16
     case $(sed -n "1s/.*event program '\([a-z_]*\)'.*/\1/p" "$1") in
     batched_gemm) echo "-DKILN_Z=$(size "$1" Z)" ;;
     gemm_rowsum) echo -DKILN_ROWSUM ;;
@@ -35,7 +36,7 @@ jobs=0
 PARALLEL=$(( $(nproc) > 12 ? 12 : $(nproc) ))
 for f in "$DIR"/*.cu; do
     n=$(basename "$f" .cu)
-    [ "$BIN/$n" -nt "$f" ] && continue
+    [ "$BIN/$n" -nt "$f" ] && [ "$BIN/$n" -nt tests/gpu/codegen_gemm.cu ] && continue
     ( build "$n" "$f" || echo "BUILD FAILED: $n" ) >"$BIN/$n.build" 2>&1 &
     jobs=$((jobs + 1))
     [ $((jobs % PARALLEL)) = 0 ] && wait
