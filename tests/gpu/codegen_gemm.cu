@@ -45,8 +45,8 @@ constexpr cudaDataType_t kElemType = CUDA_R_16F;
 constexpr const char* kElemName = "f16";
 __host__ __device__ inline float to_f32(elem x) { return __half2float(x); }
 __host__ __device__ inline elem from_f32(float x) { return __float2half_rn(x); }
-__device__ inline float2 to_f32x2(elem2 x) { return __half22float2(x); }
-__device__ inline elem2 from_f32x2(float a, float b) { return __floats2half2_rn(a, b); }
+[[maybe_unused]] __device__ inline float2 to_f32x2(elem2 x) { return __half22float2(x); }
+[[maybe_unused]] __device__ inline elem2 from_f32x2(float a, float b) { return __floats2half2_rn(a, b); }
 #else
 using elem = __nv_bfloat16;
 using elem2 = __nv_bfloat162;
@@ -54,8 +54,8 @@ constexpr cudaDataType_t kElemType = kElemType;
 constexpr const char* kElemName = "bf16";
 __host__ __device__ inline float to_f32(elem x) { return __bfloat162float(x); }
 __host__ __device__ inline elem from_f32(float x) { return __float2bfloat16_rn(x); }
-__device__ inline float2 to_f32x2(elem2 x) { return __bfloat1622float2(x); }
-__device__ inline elem2 from_f32x2(float a, float b) { return __floats2bfloat162_rn(a, b); }
+[[maybe_unused]] __device__ inline float2 to_f32x2(elem2 x) { return __bfloat1622float2(x); }
+[[maybe_unused]] __device__ inline elem2 from_f32x2(float a, float b) { return __floats2bfloat162_rn(a, b); }
 #endif
 
 #define CHECK_CUDA(x)                                                                              \
