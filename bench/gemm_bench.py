@@ -1,7 +1,8 @@
 """kiln GEMM vs cuBLAS (torch.matmul / cuBLASLt fused epilogues), side by side in one process.
 bf16 in, fp32 accumulate, bf16 out; random data; triton.testing.do_bench medians (it flushes L2
 between reps). Prints a ratio table; writes JSON (GPU name, clocks, command) to --json.
-Sections: gemm (plain + fused), trans, diag, complex, gett, fp8; --only a,b runs some of them.
+Sections: gemm (plain + fused), chain (element-wise ops on A, B, C, D), sums (row / column
+sums), trans, diag, complex, gett, fp8; --only a,b runs some of them.
 Usage: python3 bench/gemm_bench.py [--quick] [--only SECTIONS] [--json PATH]"""
 import json
 import os
@@ -101,6 +102,85 @@ for name, M, N, K in (shapes if want("gemm") else []):
                          ratio=t_lt / t_k))
     del a, w, out
 
+# --- the paper's Table 2 ladder: element-wise ops on A, B, C, D (cuBLASLt cannot fuse them) ---
+# kiln: one call (A/B transformed in shared memory, C at its load, D in the epilogue); peer: the
+# same values through cuBLAS plus the torch element-wise kernels a framework would launch. C and
+# D share kiln's buffer (C is read, D written in place); the peer reads c and writes a new tensor.
+ADD = (1.0, 0.5, False)  # x + 0.5 (exact in bf16: the same values on both sides)
+RELU = (1.0, 0.0, True)
+for n in ([] if not want("chain") else [4096] if quick else [2048, 4096, 8192]):
+    a = torch.randn(n, n, device=dev, dtype=torch.bfloat16)
+    w = torch.randn(n, n, device=dev, dtype=torch.bfloat16)  # N x K (torch.nn.Linear weight)
+    c = torch.randn(n, n, device=dev, dtype=torch.bfloat16)
+    bias = torch.randn(n, device=dev, dtype=torch.bfloat16)
+    out = torch.empty_like(c)
+    ladder = {
+        # kind: (kiln ops (A, B, C), beta, the peer sequence)
+        "chain relu(D)": ((None, None, None), 0.0,
+                          lambda: torch.relu_(torch.matmul(a, w.t()))),
+        "chain relu(C),relu(D)": ((None, None, RELU), 1.0,
+                                  lambda: torch.relu_(torch.addmm(torch.relu(c).add_(bias), a,
+                                                                  w.t()))),
+        "chain A+,B+,relu(C),relu(D)": ((ADD, ADD, RELU), 1.0,
+                                        lambda: torch.relu_(torch.addmm(
+                                            torch.relu(c).add_(bias), a + 0.5, (w + 0.5).t()))),
+    }
+    flop = 2.0 * n ** 3
+    for kind, (ops, beta, peer) in ladder.items():
+        use_bias = beta != 0.0
+        ev = kg.element_ops(*ops)
+        run = lambda: kg.linear(a, w, out, beta=beta, act="relu",  # noqa: E731
+                                bias=bias if use_bias else None, ops=ev)
+        out.copy_(c)
+        st, path = run()
+        assert st == "success", st
+        ref = peer().float()
+        err = ((out.float() - ref).norm() / ref.norm()).item()
+        t_p = bench(peer)
+        t_k = bench(run)
+        rows.append(dict(kind=kind, shape=f"square-{n}", M=n, N=n, K=n, path=path, rel_err=err,
+                         kiln_ms=t_k, cublas_ms=t_p, kiln_tflops=flop / t_k / 1e9,
+                         cublas_tflops=flop / t_p / 1e9, ratio=t_p / t_k,
+                         peer="cuBLAS + torch element-wise kernels"))
+    del a, w, c, out
+    save()
+
+# --- row / column sums of D in the epilogue vs cuBLAS + torch.sum (fp32 sums of the result) ---
+for n in ([] if not want("sums") else [4096] if quick else [4096, 8192]):
+    a = torch.randn(n, n, device=dev, dtype=torch.bfloat16)
+    w = torch.randn(n, n, device=dev, dtype=torch.bfloat16)
+    out = torch.empty(n, n, device=dev, dtype=torch.bfloat16)
+    r = torch.zeros(n, device=dev)
+    s = torch.zeros(n, device=dev)
+    flop = 2.0 * n ** 3
+    t_plain = bench(lambda: kg.linear(a, w, out))
+    for kind, rows_, cols_ in (("gemm+rowsum", True, False), ("gemm+rowsum+colsum", True, True)):
+        def run():
+            r.zero_()  # the sums accumulate: zeroing is part of every call, as for the peer
+            s.zero_()
+            return kg.linear(a, w, out, row_sum=r if rows_ else None,
+                             col_sum=s if cols_ else None)
+
+        def peer():
+            d = torch.matmul(a, w.t())
+            return (d.sum(1, dtype=torch.float32),
+                    d.sum(0, dtype=torch.float32) if cols_ else None)
+
+        st, path = run()
+        assert st == "success", st
+        ref = (a.float() @ w.float().t())
+        err = ((r - ref.sum(1)).norm() / ref.sum(1).norm()).item()
+        if cols_:
+            err = max(err, ((s - ref.sum(0)).norm() / ref.sum(0).norm()).item())
+        t_p = bench(peer)
+        t_k = bench(run)
+        rows.append(dict(kind=kind, shape=f"square-{n}", M=n, N=n, K=n, path=path, rel_err=err,
+                         kiln_ms=t_k, cublas_ms=t_p, kiln_tflops=flop / t_k / 1e9,
+                         cublas_tflops=flop / t_p / 1e9, ratio=t_p / t_k,
+                         peer="cuBLAS + torch.sum", vs_kiln_plain=t_plain / t_k))
+    del a, w, out
+    save()
+
 # --- transposed operands (MN-major A and/or B on the TMA/wgmma path) vs cuBLAS on the same op ---
 kiln_nt = {r["M"]: r["kiln_ms"] for r in rows if r["kind"] == "gemm" and r["M"] == r["N"] == r["K"]}
 for n in ([] if not want("trans") else [4096] if quick else [2048, 4096, 8192]):
@@ -158,11 +238,17 @@ if not quick and want("complex"):
                          rel_err=err, kiln_ms=t_k, cublas_ms=t_c, kiln_tflops=flop / t_k / 1e9,
                          cublas_tflops=flop / t_c / 1e9, ratio=t_c / t_k))
 # --- GETT: tensor contractions vs torch.einsum (permute copies + cuBLAS), bf16 ---
-# The paper's TCCG benchmark 1 and two other permutations with the same 2*2048^3 FLOP.
+# All with the same 2*2048^3 FLOP. Two kinds: the paper's TCCG benchmark 1 (abc = bda * dc) and
+# the two "copy" permutations below it put a contracted mode between two free modes of an
+# operand, so einsum must materialize a permuted copy of that operand before its GEMM (what
+# GETT avoids); abc = acd * db and ab = acd * dcb fold into plain matrices, so einsum runs them
+# as one cuBLAS GEMM with no copy (D at most a permuted view): there the ratio is GEMM vs GEMM.
 gett = [("abc = bda * dc", dict(a=64, b=32, c=2048, d=2048)),
-        ("abc = acd * db", dict(a=32, b=2048, c=64, d=2048)),
-        ("ab = acd * dcb", dict(a=2048, b=2048, c=32, d=64))]
-for spec, ext in ([] if not want("gett") else gett[:1] if quick else gett):
+        ("abc = adb * dc", dict(a=32, b=64, c=2048, d=2048)),   # A copied by einsum
+        ("abc = ad * bdc", dict(a=2048, b=32, c=64, d=2048)),   # B copied by einsum
+        ("abc = acd * db", dict(a=32, b=2048, c=64, d=2048)),   # no copy: one GEMM
+        ("ab = acd * dcb", dict(a=2048, b=2048, c=32, d=64))]   # no copy: one GEMM
+for spec, ext in ([] if not want("gett") else gett[:3] if quick else gett):
     lhs, rhs = spec.replace(" ", "").split("=")
     sa, sb = rhs.split("*")
     A = torch.randn(*[ext[m] for m in sa], device=dev, dtype=torch.bfloat16)

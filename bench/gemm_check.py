@@ -111,6 +111,70 @@ def case_trans(M, N, K, ta, tb, in_dt=torch.bfloat16, offset=0, out_dt=torch.flo
            rel(c, ref), tol, st, taken, want)
 
 
+def elementwise_ref(x, op):
+    """float64 reference of an ElementOp (scale, shift, relu); None: identity."""
+    if op is None:
+        return x
+    scale, shift, relu = op
+    y = scale * x + shift
+    return torch.relu(y) if relu else y
+
+
+def case_chain(M, N, K, op_a, op_b, op_c=None, beta=0.0, act=None, bias_mode=None,
+               in_dt=torch.bfloat16, out_dt=None, ta="N", tb="T", want="tma", path="auto"):
+    """The paper's Table 2 chain: D = act(opA(op(A)) opB(op(B)) + beta opC(C) + bias)."""
+    out_dt = out_dt or in_dt
+    a_log = torch.randn(M, K, device=dev).to(in_dt)
+    b_log = torch.randn(K, N, device=dev).to(in_dt)
+    a_st = a_log if ta == "N" else a_log.t().contiguous()
+    b_st = b_log if tb == "N" else b_log.t().contiguous()
+    c = torch.randn(M, N, device=dev).to(out_dt)
+    c0 = c.double().clone()
+    if beta == 0.0:
+        c.fill_(float("nan"))
+    bias = torch.randn(N if bias_mode == "col" else M, device=dev) if bias_mode else None
+    st, taken = kg.gemm_raw(ta, tb, M, N, K, 1.0, a_st, a_st.stride(0), b_st, b_st.stride(0),
+                            beta, c, N, act=act, bias=bias, bias_mode=bias_mode, a_dtype=in_dt,
+                            path=path, ops=kg.element_ops(op_a, op_b, op_c))
+    torch.cuda.synchronize()
+    # A and B transforms as the kernel rounds them: to the input type on sm90, fp32 on generic
+    rnd = (lambda x: x.to(in_dt).double()) if want == "tma" else (lambda x: x)  # noqa: E731
+    ta_ = rnd(elementwise_ref(a_log.double(), op_a))
+    tb_ = rnd(elementwise_ref(b_log.double(), op_b))
+    ref = ta_ @ tb_
+    if beta != 0.0:
+        ref = ref + beta * elementwise_ref(c0, op_c)
+    ref = act_ref(with_bias(ref, bias, bias_mode), act)
+    report(f"chain {ta}{tb} {M}x{N}x{K} {str(in_dt)[6:]}->{str(out_dt)[6:]} A{op_a} B{op_b} "
+           f"C{op_c} b={beta} {act or ''} {bias_mode or ''} [{path}]",
+           rel(c, ref), TOL[out_dt] if out_dt != torch.float32 else 1e-4, st, taken, want)
+
+
+def case_sums(M, N, K, rows=True, cols=True, batch=0, act=None, bias_mode=None,
+              out_dt=torch.bfloat16, want="tma", path="auto"):
+    """Row / column sums of D in the epilogue vs float64 sums of the float64 reference."""
+    shp = (batch,) if batch else ()
+    a = torch.randn(*shp, M, K, device=dev).bfloat16()
+    w = torch.randn(*shp, N, K, device=dev).bfloat16()
+    c = torch.full((*shp, M, N), float("nan"), device=dev, dtype=out_dt)
+    bias = torch.randn(*shp, N, device=dev) if bias_mode else None
+    r = torch.zeros(*shp, M, device=dev) if rows else None
+    s = torch.zeros(*shp, N, device=dev) if cols else None
+    st, taken = kg.linear(a, w, c, act=act, bias=bias, bias_mode=bias_mode or "col", path=path,
+                          row_sum=r, col_sum=s)
+    torch.cuda.synchronize()
+    ref = act_ref(with_bias(a.double() @ w.double().transpose(-1, -2), bias, bias_mode), act)
+    err = rel(c, ref)
+    # fp32 atomics over N (or M) terms: relative to the norm, ~1e-6 * sqrt(terms)
+    if rows:
+        err = max(err, rel(r, ref.sum(-1)) * (TOL[out_dt] / 1e-4))
+    if cols:
+        err = max(err, rel(s, ref.sum(-2)) * (TOL[out_dt] / 1e-4))
+    report(f"sums {M}x{N}x{K}{' b'+str(batch) if batch else ''} rows={rows} cols={cols} "
+           f"->{str(out_dt)[6:]} {act or ''} {bias_mode or ''} [{path}]", err, TOL[out_dt], st,
+           taken, want)
+
+
 def report_values(checks):
     """checks: (name, status got, status wanted) of calls that must fail with that error value."""
     global fails
@@ -180,6 +244,37 @@ case_trans(256, 512, 192, "T", "N", act="gelu", bias_mode="col", beta=0.5, out_d
 case_trans(300, 520, 136, "N", "N", act="relu", bias_mode="row", batch=3)
 case_trans(136, 200, 64, "T", "T", batch=4, act="silu", bias_mode="col", out_dt=torch.bfloat16)
 case_errors()
+# TMA-store epilogue (16-bit D, 16-byte aligned rows) with C read in place, bias + activation,
+# padded ldc, and the direct-store fallback next to it (ldc * 2 % 16 != 0 above)
+case_linear(640, 1024, 512, alpha=0.5, beta=0.75, want="tma")
+case_linear(704, 1152, 384, act="gelu", bias_mode="col", beta=0.5, want="tma")
+case_linear(704, 1152, 384, in_dt=torch.float16, out_dt=torch.float16, act="relu",
+            bias_mode="row", want="tma")
+case_trans(136, 264, 96, "N", "T", out_dt=torch.bfloat16)  # MN-major path, TMA store
+# element-wise transforms of A, B, C (the paper's Table 2 chain) on the sm90 kernel and the
+# generic fallback; ragged K (the zero fill must stay zero after A + 1)
+RELU_ADD = (1.0, 0.5, True)
+case_chain(1024, 1024, 512, (1.0, 0.25, False), (1.0, -0.5, False))
+case_chain(1000, 1000, 1000, (1.0, 0.25, False), (1.0, -0.5, False), RELU_ADD, beta=1.0,
+           act="relu", bias_mode="col")
+case_chain(256, 512, 72, (1.0, 1.0, False), (2.0, 0.0, True), beta=0.5)  # K % 64 != 0
+case_chain(129, 264, 200, (0.5, 0.0, True), (1.0, 1.0, False), (1.0, 0.0, True), beta=1.0,
+           in_dt=torch.float16, act="gelu", bias_mode="row")
+case_chain(2048, 4096, 256, (1.0, 0.125, False), (1.0, 0.125, False), RELU_ADD, beta=1.0,
+           act="relu", bias_mode="col")  # BN = 256, 2-CTA clusters
+case_chain(200, 300, 136, (1.0, 0.5, False), None, RELU_ADD, beta=1.0, ta="T", tb="N",
+           want="generic")  # MN-major operands: the transforms run on the generic kernel
+case_chain(200, 300, 136, (1.0, 0.5, False), (1.0, 0.5, False), RELU_ADD, beta=1.0,
+           out_dt=torch.float32, want="generic")
+case_chain(300, 200, 128, (1.0, 0.5, True), (1.0, 0.5, False), RELU_ADD, beta=1.0,
+           path="generic", want="generic")
+# row / column sums in the epilogue (tolerance: the sums at 1e-4 relative, D at its dtype's)
+case_sums(1024, 2048, 512)
+case_sums(1000, 1000, 1000, act="relu", bias_mode="col")
+case_sums(129, 264, 72, cols=False, batch=3)
+case_sums(200, 136, 64, rows=False)
+case_sums(300, 200, 128, out_dt=torch.float32, want="generic")
+case_sums(300, 200, 128, path="generic", want="generic")
 
 
 def case_special():
@@ -226,7 +321,9 @@ def case_special():
                            ("abc = bda * dc", dict(a=128, b=3, c=72, d=64), torch.float32),
                            ("abc = acd * db", dict(a=5, b=136, c=64, d=72), torch.bfloat16),
                            ("ab = acd * dcb", dict(a=200, b=136, c=3, d=64), torch.bfloat16),
-                           ("abc = acd * db", dict(a=5, b=136, c=64, d=72), torch.float16)):
+                           ("abc = acd * db", dict(a=5, b=136, c=64, d=72), torch.float16),
+                           ("abc = adb * dc", dict(a=3, b=64, c=200, d=136), torch.bfloat16),
+                           ("abc = ad * bdc", dict(a=200, b=3, c=128, d=72), torch.bfloat16)):
         lhs, rhs = spec.replace(" ", "").split("=")
         ta_, tb_ = rhs.split("*")
         in_dt = torch.float16 if odt == torch.float16 else torch.bfloat16

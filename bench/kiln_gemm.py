@@ -25,36 +25,56 @@ def lib():
         f.argtypes = [i, i, i, i, i, fl, p, i64, p, i64, fl, p, i64, i, i, i, p, i, i, i,
                       i64, i64, i64, i64, p, i, ctypes.POINTER(i)]
         f.restype = i
+        g = _lib.kiln_gemm_ex_ops
+        g.argtypes = f.argtypes + [ctypes.POINTER(fl), p, p]
+        g.restype = i
     return _lib
 
 
+def element_ops(op_a=None, op_b=None, op_c=None):
+    """(scale, shift, relu) per operand (None: identity) as the 9 floats kiln_gemm_ex_ops takes."""
+    vals = []
+    for op in (op_a, op_b, op_c):
+        scale, shift, relu = op or (1.0, 0.0, False)
+        vals += [scale, shift, float(bool(relu))]
+    return (ctypes.c_float * 9)(*vals)
+
+
 def gemm_raw(ta, tb, M, N, K, alpha, a, lda, b, ldb, beta, c, ldc, act=None, bias=None,
-             bias_mode=None, batch=1, sa=0, sb=0, sc=0, path="auto", a_dtype=None, sbias=0):
+             bias_mode=None, batch=1, sa=0, sb=0, sc=0, path="auto", a_dtype=None, sbias=0,
+             ops=None, row_sum=None, col_sum=None):
+    """ops: None or element_ops(...) (transforms of A, B, C after their load); row_sum /
+    col_sum: fp32 tensors of batch*M / batch*N that the row / column sums of C are added to."""
     taken = ctypes.c_int(-1)
-    st = lib().kiln_gemm_ex(
+    st = lib().kiln_gemm_ex_ops(
         int(ta == "T"), int(tb == "T"), M, N, K, alpha, a.data_ptr(), lda, b.data_ptr(), ldb,
         beta, c.data_ptr(), ldc, DT[a_dtype or a.dtype], DT[c.dtype], ACT[act],
         bias.data_ptr() if bias is not None else None,
         DT[bias.dtype] if bias is not None else 2, BIAS[bias_mode], batch, sa, sb, sc, sbias,
-        torch.cuda.current_stream().cuda_stream, PATH[path], ctypes.byref(taken))
+        torch.cuda.current_stream().cuda_stream, PATH[path], ctypes.byref(taken), ops,
+        row_sum.data_ptr() if row_sum is not None else None,
+        col_sum.data_ptr() if col_sum is not None else None)
     return STATUS[st], ["auto", "tma", "generic"][taken.value] if taken.value >= 0 else None
 
 
-def linear(a, w, out, alpha=1.0, beta=0.0, act=None, bias=None, bias_mode="col", path="auto"):
-    """out(MxN) = act(alpha * a(MxK) @ w(NxK)^T + beta * out + bias); contiguous 2-D or 3-D
-    (batched) tensors."""
+def linear(a, w, out, alpha=1.0, beta=0.0, act=None, bias=None, bias_mode="col", path="auto",
+           ops=None, row_sum=None, col_sum=None):
+    """out(MxN) = act(alpha * opA(a)(MxK) @ opB(w)(NxK)^T + beta * opC(out) + bias); contiguous
+    2-D or 3-D (batched) tensors; ops: None or element_ops(op_a, op_b, op_c); row_sum /
+    col_sum: fp32 vectors the row / column sums of out are added to."""
     if a.dim() == 3:
         B, M, K = a.shape
         N = w.shape[-2]
         return gemm_raw("N", "T", M, N, K, alpha, a, a.stride(1), w, w.stride(-2), beta, out,
                         out.stride(1), act, bias, bias_mode if bias is not None else None, B,
                         a.stride(0), w.stride(0) if w.dim() == 3 else 0, out.stride(0), path,
-                        sbias=bias.stride(0) if bias is not None and bias.dim() == 2 else 0)
+                        sbias=bias.stride(0) if bias is not None and bias.dim() == 2 else 0,
+                        ops=ops, row_sum=row_sum, col_sum=col_sum)
     M, K = a.shape
     N = w.shape[0]
     return gemm_raw("N", "T", M, N, K, alpha, a, a.stride(0), w, w.stride(0), beta, out,
                     out.stride(0), act, bias, bias_mode if bias is not None else None,
-                    path=path)
+                    path=path, ops=ops, row_sum=row_sum, col_sum=col_sum)
 
 
 def _special(kind, ta, tb, M, N, K, a, lda, b, ldb, c, ldc, a_dtype):

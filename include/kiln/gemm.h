@@ -7,6 +7,13 @@
 //   op(B) = B      (transB == Op::N): B stored K x N, ldb >= N
 //         = B^T    (transB == Op::T): B stored N x K, ldb >= K   (torch.nn.Linear weights)
 //   C stored M x N, ldc >= N. C is read only when beta != 0.
+// Element-wise transforms (GemmKernels' "transform after every load"): options.op_a / op_b /
+// op_c rewrite every element of A, B, C as it is loaded, x -> relu?(scale * x + shift):
+//   C = act( alpha * opA(op(A)) * opB(op(B)) + beta * opC(C) + bias )
+// Row / column sums of the result (options.row_sum / col_sum) come out of the same epilogue.
+// On Sm90Tma (16-bit A, B and C of one type, A with Op::N, B with Op::T) the A/B transform runs
+// in the operand's 16-bit type (one fused multiply-add, rounded once: with scale = 1 the same
+// value as rounding the fp32 sum); everywhere else in fp32.
 // Strided batches: options.batch > 1 with element strides stride_a / stride_b / stride_c.
 //
 // Paths (options.path_taken reports which one ran):
@@ -43,6 +50,13 @@ enum class Status : int {
     CudaError,             // a CUDA call failed; see cudaGetLastError()
 };
 
+/// x -> relu ? max(scale * x + shift, 0) : scale * x + shift. The default is the identity.
+struct ElementOp {
+    float scale = 1.f, shift = 0.f;
+    bool relu = false;
+    bool identity() const { return scale == 1.f && shift == 0.f && !relu; }
+};
+
 struct Options {
     DataType a_type = DataType::BF16;
     DataType b_type = DataType::BF16;
@@ -56,6 +70,12 @@ struct Options {
     void* stream = nullptr;  // cudaStream_t
     Path path = Path::Auto;
     Path* path_taken = nullptr;  // out: which path ran
+    ElementOp op_a{}, op_b{}, op_c{};  // gemmEx only: transforms of A, B, C after their load
+    // gemmEx only: row sums row_sum[b*M + i] += sum_j C[b][i,j] and column sums
+    // col_sum[b*N + j] += sum_i C[b][i,j] of the result (fp32, before rounding to c_type),
+    // added atomically: the caller zeroes them. null: not computed.
+    float* row_sum = nullptr;
+    float* col_sum = nullptr;
 };
 
 Status gemmEx(Op transA, Op transB, int M, int N, int K, float alpha, const void* A, int64_t lda,

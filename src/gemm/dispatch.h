@@ -30,6 +30,11 @@ struct Problem {
     // views for contract); the fields above still give the epilogue's C / bias.
     OperandView va{}, vb{};
     OutView vd{};
+    // Element-wise transforms of A, B and C after their load (gemmEx's options.op_*).
+    ElementOp op_a{}, op_b{}, op_c{};
+    // Row / column sums of the result (gemmEx's options.row_sum / col_sum; null: none).
+    float* row_sum = nullptr;
+    float* col_sum = nullptr;
     // Complex (cgemm_planar): A's and B's imaginary planes (views shaped as va / vb) and C's
     // (null: C interleaved at c). ldc and sc count complex elements there.
     OperandView va_im{}, vb_im{};
@@ -67,5 +72,17 @@ cudaError_t run_sm90_any(const Problem& p, int bn);
 template <class In, class Out, bool MnA, bool MnB>
 cudaError_t run_complex_sm90(const Problem& p);
 cudaError_t run_generic(const Problem& p);
+
+/// True when the sm90 chain kernel (transforms, reductions) can run p: 16-bit A, B and C of
+/// one type, A and B K-major (other layouts run them on the generic kernel).
+inline bool chain_sm90_ok(const Problem& p) {
+    const bool is16 = p.a_type == DataType::BF16 || p.a_type == DataType::F16;
+    return is16 && p.c_type == p.a_type && !p.va.mn_major && !p.vb.mn_major;
+}
+/// The sm90 kernel with in-smem A/B transforms, the C transform and row / column sums in the
+/// epilogue (chain_sm90_impl.cuh; 128 x 256 tiles), T = __nv_bfloat16 or __half (A, B, C).
+/// Returns cudaErrorInvalidValue when TMA's rules do not hold.
+template <class T>
+cudaError_t run_chain_sm90(const Problem& p);
 
 }  // namespace kiln::gemm::detail

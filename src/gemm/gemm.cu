@@ -85,6 +85,11 @@ Status gemmEx(Op ta, Op tb, int M, int N, int K, float alpha, const void* A, int
                       o.stride_bias, o.activation, o.a_type, o.c_type,
                       static_cast<cudaStream_t>(o.stream)};
 
+    p.op_a = o.op_a, p.op_b = o.op_b, p.op_c = o.op_c;
+    p.row_sum = o.row_sum, p.col_sum = o.col_sum;
+    // transforms or reductions: the chain kernel (or the generic one)
+    const bool transforms = !o.op_a.identity() || !o.op_b.identity() || !o.op_c.identity() ||
+                            o.row_sum || o.col_sum;
     // Row-major storage: op(A) = A is K-major (M x K), op(A) = A^T is MN-major (stored K x M);
     // op(B) = B^T is K-major (N x K), op(B) = B is MN-major (stored K x N).
     p.va = OperandView::matrix(A, M, K, lda, ta == Op::T, o.batch > 1 ? o.stride_a : 0);
@@ -92,7 +97,8 @@ Status gemmEx(Op ta, Op tb, int M, int N, int K, float alpha, const void* A, int
     p.vd = OutView::matrix(ldc, o.batch > 1 ? o.stride_c : 0);
     // 8-bit operands go to wgmma only K-major (PTX: no transpose for e4m3/e5m2); other layouts
     // of them run on the generic kernel.
-    const bool wgmma_type = is16(o.a_type) || (is8(o.a_type) && ta == Op::N && tb == Op::T);
+    const bool wgmma_type = (is16(o.a_type) || (is8(o.a_type) && ta == Op::N && tb == Op::T)) &&
+                            (!transforms || detail::chain_sm90_ok(p));
     const int eb = is8(o.a_type) ? 1 : 2;
     const bool tma_rules = wgmma_type && K > 0 &&
                            detail::tma_ok(A, lda, o.stride_a, o.batch, eb) &&
@@ -107,7 +113,10 @@ Status gemmEx(Op ta, Op tb, int M, int N, int K, float alpha, const void* A, int
             return n;
         }();
         Params prm = default_params(M, N, K, o.batch, 2, sms);
-        cudaError_t e = detail::run_sm90_any(p, detail::block_n_override(prm.block_n));
+        const int bn = detail::block_n_override(prm.block_n);
+        cudaError_t e = !transforms                   ? detail::run_sm90_any(p, bn)
+                        : o.a_type == DataType::BF16 ? detail::run_chain_sm90<__nv_bfloat16>(p)
+                                                     : detail::run_chain_sm90<__half>(p);
         if (e == cudaErrorInvalidValue && o.path != Path::Sm90Tma) {
             path = Path::Generic;  // tensor map encoding refused: fall back
         } else {
@@ -122,14 +131,23 @@ Status gemmEx(Op ta, Op tb, int M, int N, int K, float alpha, const void* A, int
 
 }  // namespace kiln::gemm
 
-// C entry point for Python (ctypes) and other languages; returns the Status as int.
-extern "C" int kiln_gemm_ex(int ta, int tb, int M, int N, int K, float alpha, const void* A,
-                            int64_t lda, const void* B, int64_t ldb, float beta, void* C,
-                            int64_t ldc, int a_type, int c_type, int act, const void* bias,
-                            int bias_type, int bias_mode, int batch, int64_t sa, int64_t sb,
-                            int64_t sc, int64_t sbias, void* stream, int path, int* path_taken) {
+// C entry points for Python (ctypes) and other languages; return the Status as int.
+// kiln_gemm_ex_ops: `ops` = 9 floats (scale, shift, relu != 0) for A, B, C, or null;
+// row_sum / col_sum as Options (null: none).
+extern "C" int kiln_gemm_ex_ops(int ta, int tb, int M, int N, int K, float alpha, const void* A,
+                                int64_t lda, const void* B, int64_t ldb, float beta, void* C,
+                                int64_t ldc, int a_type, int c_type, int act, const void* bias,
+                                int bias_type, int bias_mode, int batch, int64_t sa, int64_t sb,
+                                int64_t sc, int64_t sbias, void* stream, int path,
+                                int* path_taken, const float* ops, float* row_sum,
+                                float* col_sum) {
     using namespace kiln::gemm;
     Options o;
+    o.row_sum = row_sum, o.col_sum = col_sum;
+    if (ops) {
+        ElementOp* each[3] = {&o.op_a, &o.op_b, &o.op_c};
+        for (int i = 0; i < 3; ++i) *each[i] = {ops[3 * i], ops[3 * i + 1], ops[3 * i + 2] != 0.f};
+    }
     o.a_type = o.b_type = static_cast<DataType>(a_type);
     o.c_type = static_cast<DataType>(c_type);
     o.activation = static_cast<Activation>(act);
@@ -146,4 +164,14 @@ extern "C" int kiln_gemm_ex(int ta, int tb, int M, int N, int K, float alpha, co
                       beta, C, ldc, o);
     if (path_taken) *path_taken = static_cast<int>(taken);
     return static_cast<int>(s);
+}
+
+extern "C" int kiln_gemm_ex(int ta, int tb, int M, int N, int K, float alpha, const void* A,
+                            int64_t lda, const void* B, int64_t ldb, float beta, void* C,
+                            int64_t ldc, int a_type, int c_type, int act, const void* bias,
+                            int bias_type, int bias_mode, int batch, int64_t sa, int64_t sb,
+                            int64_t sc, int64_t sbias, void* stream, int path, int* path_taken) {
+    return kiln_gemm_ex_ops(ta, tb, M, N, K, alpha, A, lda, B, ldb, beta, C, ldc, a_type, c_type,
+                            act, bias, bias_type, bias_mode, batch, sa, sb, sc, sbias, stream,
+                            path, path_taken, nullptr, nullptr, nullptr);
 }

@@ -4,6 +4,7 @@
 #include <cuda_fp8.h>
 #include "dispatch.h"
 #include "kiln/gemm/kernel_generic.cuh"
+#include "kiln/gemm/reduce.cuh"
 
 namespace kiln::gemm::detail {
 namespace {
@@ -12,6 +13,8 @@ inline BiasType to_bias_type(DataType t) {
     return t == DataType::BF16 ? BiasType::BF16 : t == DataType::F16 ? BiasType::F16 : BiasType::F32;
 }
 
+inline transform::Affine affine(const ElementOp& op) { return {op.scale, op.shift, op.relu}; }
+
 template <class In, class Out>
 cudaError_t run(const Problem& p) {
     // Row-major storage: op(A)(m, k) lives at A[m*lda + k] (N) or A[k*lda + m] (T).
@@ -19,7 +22,8 @@ cudaError_t run(const Problem& p) {
                            p.ta == Op::N ? 1 : p.lda, p.sa};
     layout::Strided<In> lb{static_cast<const In*>(p.b), p.K, p.N, p.tb == Op::N ? p.ldb : 1,
                            p.tb == Op::N ? 1 : p.ldb, p.sb};
-    EpilogueLinear<Out, Activation::None, true> epi;
+    EpilogueLinear<Out, Activation::None, true, transform::Affine> epi;
+    epi.c_op = affine(p.op_c);
     epi.alpha = p.alpha;
     epi.beta = p.beta;
     epi.c = static_cast<const Out*>(p.c);
@@ -30,10 +34,11 @@ cudaError_t run(const Problem& p) {
     epi.bias_mode = p.bias ? p.bias_mode : BiasMode::None;
     epi.batch_stride_bias = p.sbias;
     epi.act = p.act;
+    const WithReductions<decltype(epi)> epi_sums{epi, {p.row_sum, p.col_sum, p.M, p.N}};
     generic::StridedOut<Out> out{static_cast<Out*>(p.c), p.ldc, 1, p.sc};
     generic::gemm_kernel<<<generic::grid(p.M, p.N, p.batch), generic::Threads, 0, p.stream>>>(
-        la, lb, transform::Identity{}, transform::Identity{}, generic::FpuOp{},
-        predicate::Always{}, epi, out, p.M, p.N, p.K);
+        la, lb, affine(p.op_a), affine(p.op_b), generic::FpuOp{},
+        predicate::Always{}, epi_sums, out, p.M, p.N, p.K);
     return cudaGetLastError();
 }
 

@@ -1,5 +1,6 @@
 // Internal: instantiates the sm90 kernel for one input type and every output type / tile width.
 #pragma once
+#include <type_traits>
 #include "dispatch.h"
 #include "kiln/gemm/epilogue.cuh"
 #include "kiln/gemm/launch_sm90.cuh"
@@ -10,10 +11,14 @@ inline BiasType to_bias_type(DataType t) {
     return t == DataType::BF16 ? BiasType::BF16 : t == DataType::F16 ? BiasType::F16 : BiasType::F32;
 }
 
-template <class In, class Out, bool MnA, bool MnB, int BN, Activation Act>
-cudaError_t run_sm90_typed(const Problem& p) {
-    using Cfg = sm90::Config<In, Out, BN, BN == 256 ? 4 : 6, BN == 256 ? 2 : 1, MnA, MnB>;
-    EpilogueLinear<Out, Act> epi;
+/// The kernel shape of every sm90 instantiation: 128 x BN tiles, 2-CTA clusters at BN = 256.
+template <class In, class Out, int BN, bool MnA, bool MnB>
+using Sm90Config = sm90::Config<In, Out, BN, BN == 256 ? 4 : 6, BN == 256 ? 2 : 1, MnA, MnB>;
+
+/// alpha * acc + beta * c_op(C) + bias, then Act (the Problem's epilogue fields).
+template <class Out, Activation Act, class CXf = transform::Identity>
+EpilogueLinear<Out, Act, false, CXf> linear_epilogue(const Problem& p) {
+    EpilogueLinear<Out, Act, false, CXf> epi;
     epi.alpha = p.alpha;
     epi.beta = p.beta;
     epi.c = static_cast<const Out*>(p.c);
@@ -23,18 +28,28 @@ cudaError_t run_sm90_typed(const Problem& p) {
     epi.bias_type = to_bias_type(p.bias_type);
     epi.bias_mode = p.bias ? p.bias_mode : BiasMode::None;
     epi.batch_stride_bias = p.sbias;
-    return sm90::launch_views<Cfg>(p.va, p.vb, static_cast<Out*>(p.c), p.vd, p.M, p.N, p.K,
-                                   p.batch, epi, p.stream);
+    return epi;
+}
+
+/// Calls f(std::integral_constant<Activation, a>{}): one kernel per activation.
+template <class F>
+cudaError_t with_activation(Activation a, F&& f) {
+    using A = Activation;
+    switch (a) {
+    case A::ReLU: return f(std::integral_constant<A, A::ReLU>{});
+    case A::GELU: return f(std::integral_constant<A, A::GELU>{});
+    case A::SiLU: return f(std::integral_constant<A, A::SiLU>{});
+    default: return f(std::integral_constant<A, A::None>{});
+    }
 }
 
 template <class In, class Out, bool MnA, bool MnB, int BN>
 cudaError_t run_sm90_act(const Problem& p) {
-    switch (p.act) {
-    case Activation::ReLU: return run_sm90_typed<In, Out, MnA, MnB, BN, Activation::ReLU>(p);
-    case Activation::GELU: return run_sm90_typed<In, Out, MnA, MnB, BN, Activation::GELU>(p);
-    case Activation::SiLU: return run_sm90_typed<In, Out, MnA, MnB, BN, Activation::SiLU>(p);
-    default: return run_sm90_typed<In, Out, MnA, MnB, BN, Activation::None>(p);
-    }
+    return with_activation(p.act, [&](auto act) {
+        using Cfg = Sm90Config<In, Out, BN, MnA, MnB>;
+        return sm90::launch_views<Cfg>(p.va, p.vb, static_cast<Out*>(p.c), p.vd, p.M, p.N, p.K,
+                                       p.batch, linear_epilogue<Out, act.value>(p), p.stream);
+    });
 }
 
 template <class In, class Out, bool MnA, bool MnB>

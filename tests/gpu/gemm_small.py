@@ -56,4 +56,16 @@ for dt in (torch.float8_e4m3fn, torch.float8_e5m2):
     torch.cuda.synchronize()
     print("fp8", dt, st, taken)
     assert st == "success" and taken == "tma"
+# element-wise transforms of A, B (in the smem stage, ragged K) and C, with row / column sums
+M, N, K = 136, 264, 72
+a = torch.randn(M, K, device="cuda").bfloat16()
+w = torch.randn(N, K, device="cuda").bfloat16()
+c = torch.randn(M, N, device="cuda").bfloat16()
+r, s = torch.zeros(M, device="cuda"), torch.zeros(N, device="cuda")
+ops = kg.element_ops((1.0, 0.5, False), (1.0, 0.5, False), (1.0, 0.0, True))
+st, taken = kg.linear(a, w, c, 1.0, 1.0, "relu", torch.randn(N, device="cuda"), "col", ops=ops,
+                      row_sum=r, col_sum=s)
+torch.cuda.synchronize()
+print("chain + sums", st, taken)
+assert st == "success" and taken == "tma"
 print("gemm_small: done")

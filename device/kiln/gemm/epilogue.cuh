@@ -10,6 +10,7 @@
 #include <cuda_bf16.h>
 #include <cuda_fp16.h>
 #include "kiln/gemm/numeric.cuh"
+#include "kiln/gemm/transform.cuh"
 
 namespace kiln::gemm {
 
@@ -63,9 +64,12 @@ __device__ __forceinline__ float activate(float x) {
 /// ActT: the activation as a compile-time constant (one kernel per activation keeps the
 /// unrolled epilogue small). RuntimeAct = true ignores ActT and switches on `act` per element
 /// (fine for the generic kernel; in the wgmma kernel it pushes the accumulators to local memory).
-template <class CT, Activation ActT = Activation::None, bool RuntimeAct = false>
+/// CXf: the transform applied to every element of C right after its load (float -> float).
+template <class CT, Activation ActT = Activation::None, bool RuntimeAct = false,
+          class CXf = transform::Identity>
 struct EpilogueLinear {
     float alpha = 1.f, beta = 0.f;
+    CXf c_op{};
     const CT* c = nullptr;
     int64_t ldc = 0, batch_stride_c = 0;
     const void* bias = nullptr;
@@ -76,7 +80,8 @@ struct EpilogueLinear {
 
     __device__ __forceinline__ float operator()(float acc, int row, int col, int b) const {
         float v = alpha * acc;
-        if (beta != 0.f) v += beta * to_float(c[b * batch_stride_c + int64_t(row) * ldc + col]);
+        if (beta != 0.f)
+            v += beta * c_op(to_float(c[b * batch_stride_c + int64_t(row) * ldc + col]));
         if (bias_mode == BiasMode::Row)
             v += load_as_float(bias, bias_type, b * batch_stride_bias + row);
         else if (bias_mode == BiasMode::Col)
@@ -135,7 +140,7 @@ struct EpilogueLinear {
 #pragma unroll
                 for (int i = 0; i < Chunk * 4; ++i) {
                     const int r = row0 + 8 * ((i % 4) / 2), cc = col_of(i);
-                    cv[i] = (r < M && cc < N) ? to_float(cp[int64_t(r) * ldc + cc]) : 0.f;
+                    cv[i] = (r < M && cc < N) ? c_op(to_float(cp[int64_t(r) * ldc + cc])) : 0.f;
                 }
 #pragma unroll
                 for (int i = 0; i < Chunk * 4; ++i) a[i] += beta * cv[i];

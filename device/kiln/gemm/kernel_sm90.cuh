@@ -24,6 +24,13 @@
 // registers (setmaxnreg.inc) and issues m64nBNk16 wgmmas. The grid is persistent (one CTA per
 // SM); tiles come from TileScheduler (grouped rasterization for L2 reuse). Ragged M, N, K are
 // handled by TMA's zero fill on loads and by predicated stores in the epilogue.
+//
+// Epilogue: the fragment goes through the Epilogue in registers (apply_epilogue), then leaves
+// either through the TMA-store path (store_staged.cuh: 16-bit plain-matrix outputs, one 16 KiB
+// swizzled staging buffer per consumer after the ring; the host sets dv.tma_store) or through
+// direct predicated stores (fp32 outputs, GETT views, rows TMA cannot address).
+// Operand transforms (Xf, operand_transform.cuh; optional): after a stage lands, the consumers
+// rewrite its A and B tiles in place before their wgmmas read it.
 #pragma once
 #include <climits>
 #include <cstdint>
@@ -43,7 +50,9 @@
 #include "kiln/wgmma.cuh"
 #include "kiln/gemm/epilogue.cuh"
 #include "kiln/gemm/numeric.cuh"
+#include "kiln/gemm/operand_transform.cuh"
 #include "kiln/gemm/scheduler.cuh"
+#include "kiln/gemm/store_staged.cuh"
 #include "kiln/gemm/views.h"
 
 namespace kiln::gemm::sm90 {
@@ -92,8 +101,14 @@ struct Config {
     static constexpr int ATileBytes = BM * BK * sizeof(Element);
     static constexpr int BTileBytes = BN * BK * sizeof(Element);
     static constexpr int StageBytes = Planes * (ATileBytes + BTileBytes);
+    // Real 16-bit outputs may leave through the TMA-store epilogue (store_staged.cuh): one
+    // 16 KiB staging buffer per consumer warpgroup after the ring and the barriers.
+    static constexpr bool StagedStore = sizeof(Out) == 2 && Planes == 1;
+    static constexpr int BarrierBytes = 1024;  // 2 * Stages mbarriers, padded to keep alignment
+    static_assert(2 * Stages * 8 <= BarrierBytes, "mbarriers exceed their reserved space");
+    static constexpr int StagingBytes = StagedStore ? Consumers * kStagingBytes : 0;
     // +1024: dynamic smem is only 16-byte aligned; swizzled tiles need 1024.
-    static constexpr int SmemBytes = Stages * StageBytes + 2 * Stages * 8 + 1024;
+    static constexpr int SmemBytes = Stages * StageBytes + BarrierBytes + StagingBytes + 1024;
     static_assert(SmemBytes <= 227 * 1024, "pipeline does not fit in 227 KiB of shared memory");
 };
 
@@ -167,14 +182,11 @@ __device__ __forceinline__ uint64_t operand_desc(const uint8_t* tile) {
 template <bool MnMajor>
 inline constexpr uint32_t kstep_bytes = MnMajor ? 2048 : 32;
 
-/// The real epilogue of one consumer warpgroup: applies `epi` to the fragment (acc[4j+e] holds
-/// (row0 + 8*(e/2), col0 + 8j + e%2), the wgmma layout) and stores it through the view `dv`,
-/// predicated on M and N.
-template <class Out, int NAcc, class Epilogue>
-__device__ __forceinline__ void store_real(float (&acc)[NAcc], Out* __restrict__ d,
-                                           const OutView& dv, const Epilogue& epi, int row0,
-                                           int col0, int batch, const Problem& p) {
-    Out* dbase = d + batch * dv.batch_stride;
+/// Applies `epi` to one consumer warpgroup's fragment in registers (acc[4j+e] holds
+/// (row0 + 8*(e/2), col0 + 8j + e%2), the wgmma layout).
+template <int NAcc, class Epilogue>
+__device__ __forceinline__ void apply_epilogue(float (&acc)[NAcc], const Epilogue& epi, int row0,
+                                               int col0, int batch, const Problem& p) {
     if constexpr (requires { epi.apply(acc, row0, col0, batch, p.M, p.N); }) {
         epi.apply(acc, row0, col0, batch, p.M, p.N);  // batched loads of C / bias
         // Results pinned before the store pass. Known: the fp32-output, no-activation,
@@ -188,6 +200,16 @@ __device__ __forceinline__ void store_real(float (&acc)[NAcc], Out* __restrict__
                 acc[4 * j + e] = epi(acc[4 * j + e], row0 + 8 * (e / 2),
                                      col0 + 8 * j + (e % 2), batch);
     }
+}
+
+/// The direct store of a fragment that went through apply_epilogue: register -> global through
+/// the view `dv`, predicated on M and N (any output type and view; see store_staged.cuh for the
+/// TMA-store path of plain 16-bit outputs).
+template <class Out, int NAcc>
+__device__ __forceinline__ void store_direct(const float (&acc)[NAcc], Out* __restrict__ d,
+                                             const OutView& dv, int row0, int col0, int batch,
+                                             const Problem& p) {
+    Out* dbase = d + batch * dv.batch_stride;
     // Plain columns (one column mode, unit stride; rows may be two modes): one base per
     // row and 32-bit column offsets. Otherwise the column's (inner, outer) index pair
     // advances by 8 per fragment column group with a compare, never a division (an
@@ -233,12 +255,18 @@ __device__ __forceinline__ void store_real(float (&acc)[NAcc], Out* __restrict__
     }
 }
 
-template <class Cfg, class Epilogue>
+/// Named barriers of the consumers (id 0 is __syncthreads).
+enum Barrier : int { kStagingBarrier = 1 /* + consumer index */, kTransformBarrier = 3 };
+
+/// tm_d: D's rank-3 {N, M, batch} map, used when dv.tma_store (Cfg::StagedStore kernels only).
+/// xf: the operand transform (NoOperandTransform: none), see operand_transform.cuh.
+template <class Cfg, class Epilogue, class Xf = NoOperandTransform>
 __global__ void __launch_bounds__(Cfg::Threads, 1)
     gemm_kernel(const __grid_constant__ OperandMaps<Cfg::Planes> tm_a,
                 const __grid_constant__ OperandMaps<Cfg::Planes> tm_b, TmaOperand oa,
-                TmaOperand ob, typename Cfg::Out* __restrict__ d, OutView dv, Problem p,
-                TileScheduler sched, Epilogue epi) {
+                TmaOperand ob, const __grid_constant__ CUtensorMap tm_d,
+                typename Cfg::Out* __restrict__ d, OutView dv, Problem p, TileScheduler sched,
+                Epilogue epi, Xf xf) {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
     using Element = typename Cfg::Element;
     constexpr int BM = Cfg::BM, BN = Cfg::BN, BK = Cfg::BK, Stages = Cfg::Stages;
@@ -253,6 +281,7 @@ __global__ void __launch_bounds__(Cfg::Threads, 1)
     };
     uint64_t* full = reinterpret_cast<uint64_t*>(smem + Stages * Cfg::StageBytes);
     uint64_t* empty = full + Stages;
+    uint8_t* staging = smem + Stages * Cfg::StageBytes + Cfg::BarrierBytes;
 
     const int warpgroup = threadIdx.x / 128;
     const int k_blocks = (p.K + BK - 1) / BK;
@@ -343,6 +372,15 @@ __global__ void __launch_bounds__(Cfg::Threads, 1)
             int prev_stage = -1;
             for (int kb = 0; kb < k_blocks; ++kb) {
                 dev::mbarrier::wait(&full[st.stage], st.phase);
+                if constexpr (Xf::enabled) {
+                    static_assert(Planes == 1 && !Cfg::MnMajorA && !Cfg::MnMajorB,
+                                  "operand transforms: real K-major operands");
+                    transform_stage<Element, Cfg::ATileBytes, Cfg::BTileBytes,
+                                    128 * Cfg::Consumers>(a_tile(st.stage, 0), xf,
+                                                          p.K - kb * BK, threadIdx.x - 128);
+                    dev::fence::proxy_async_shared();  // wgmma reads the stage via the async proxy
+                    dev::named_barrier::sync(kTransformBarrier, 128 * Cfg::Consumers);
+                }
                 // consumer cw's 64 rows of A are chunk cw in either major order
                 auto desc_a = [&](int pl, int k) {
                     return dev::wgmma::advance(
@@ -389,11 +427,22 @@ __global__ void __launch_bounds__(Cfg::Threads, 1)
             // ---------------- epilogue: registers -> global, predicated ----------------
             const int row0 = tc.m * BM + cw * 64 + dev::wgmma::accumulator_row(t, 0);
             const int col0 = tc.n * BN + dev::wgmma::accumulator_col(t, 0);
-            if constexpr (Planes == 2)
+            if constexpr (Planes == 2) {
                 epi.store_fragment(acc[0], acc[1], row0, col0, tc.batch, p.M, p.N);
-            else
-                store_real(acc[0], d, dv, epi, row0, col0, tc.batch, p);
+            } else {
+                apply_epilogue(acc[0], epi, row0, col0, tc.batch, p);
+                if constexpr (Cfg::StagedStore) {
+                    if (dv.tma_store) {
+                        store_staged<typename Cfg::Out>(acc[0], staging + cw * kStagingBytes,
+                                                        &tm_d, tc.m * BM + cw * 64, tc.n * BN,
+                                                        tc.batch, kStagingBarrier + cw, t);
+                        continue;
+                    }
+                }
+                store_direct(acc[0], d, dv, row0, col0, tc.batch, p);
+            }
         }
+        if constexpr (Cfg::StagedStore) drain_staged_stores(t);
     }
     // No CTA may leave while its peer can still multicast into its smem or arrive on its
     // barriers.

@@ -103,14 +103,40 @@ inline bool make_operand_map(CUtensorMap* map, TmaOperand* op, const OperandView
     return dev::tma::make_tensor_map<5>(map, dt, v.ptr, d, s, box, sw);
 }
 
+/// Encodes D's map for the TMA-store epilogue (store_staged.cuh) when the output is a plain
+/// 16-bit matrix TMA can write: rank 3 {N, M, batch}, box {64, 64, 1}, 128B swizzle. False (the
+/// kernel then stores directly) for GETT column/row views, misaligned pointers or strides, or
+/// KILN_GEMM_TMA_STORE=0 (A/B experiments).
+template <class Out>
+inline bool make_output_map(CUtensorMap* map, const Out* d, const OutView& dv, int M, int N,
+                            int batch) {
+    static const bool off = [] {
+        const char* e = std::getenv("KILN_GEMM_TMA_STORE");
+        return e && e[0] == '0';
+    }();
+    constexpr int64_t eb = sizeof(Out);
+    if (off || eb != 2 || dv.r0 != INT_MAX || dv.c0 != INT_MAX || dv.cs0 != 1) return false;
+    if (reinterpret_cast<uintptr_t>(d) % 16 != 0 || (dv.rs0 * eb) % 16 != 0 || dv.rs0 < N)
+        return false;
+    if (batch > 1 && ((dv.batch_stride * eb) % 16 != 0 || dv.batch_stride < dv.rs0 * M))
+        return false;
+    const uint64_t dims[3] = {uint64_t(N), uint64_t(M), uint64_t(batch)};
+    const uint64_t strides[2] = {uint64_t(dv.rs0 * eb),
+                                 uint64_t(batch > 1 ? dv.batch_stride * eb : dv.rs0 * eb * M)};
+    const uint32_t box[3] = {64, 64, 1};
+    return dev::tma::make_tensor_map<3>(map, tma_dtype<Out>(), d, dims, strides, box,
+                                        dev::swizzle::Mode::B128);
+}
+
 /// General launch: operands as Cfg::Planes views each (va[0], vb[0]: real parts; va[1], vb[1]:
 /// imaginary parts, same geometry), the output as a view (views.h; unused by complex
 /// epilogues, which carry their own). Returns cudaErrorInvalidValue when a TMA rule fails (the
 /// caller takes the generic path). Cfg::MnMajorA/B must match the views.
-template <class Cfg, class Epi>
+/// xf: the operand transform (operand_transform.cuh), K-major real operands only.
+template <class Cfg, class Epi, class Xf = NoOperandTransform>
 cudaError_t launch_planes(const OperandView* va, const OperandView* vb, typename Cfg::Out* d,
                           OutView dv, int M, int N, int K, int batch, const Epi& epi,
-                          cudaStream_t stream, int group_m = 16) {
+                          cudaStream_t stream, int group_m = 16, const Xf& xf = {}) {
     using E = typename Cfg::Element;
     if (M <= 0 || N <= 0 || batch <= 0) return cudaSuccess;
     if (va[0].mn_major != Cfg::MnMajorA || vb[0].mn_major != Cfg::MnMajorB || K <= 0)
@@ -132,6 +158,8 @@ cudaError_t launch_planes(const OperandView* va, const OperandView* vb, typename
                      dv.rs1 % a == 0 && dv.cs1 % a == 0 && dv.batch_stride % a == 0 &&
                      reinterpret_cast<uintptr_t>(d) % (a * sizeof(typename Cfg::Out)) == 0;
     }
+    CUtensorMap md{};
+    dv.tma_store = Cfg::StagedStore && make_output_map(&md, d, dv, M, N, batch);
 
     // KILN_GEMM_GROUP_M overrides the rasterization group (tuning experiments only).
     if (const char* g = std::getenv("KILN_GEMM_GROUP_M")) group_m = std::max(1, std::atoi(g));
@@ -145,7 +173,7 @@ cudaError_t launch_planes(const OperandView* va, const OperandView* vb, typename
         cudaDeviceGetAttribute(&n, cudaDevAttrMultiProcessorCount, dev_id);
         return n;
     }();
-    auto kernel = gemm_kernel<Cfg, Epi>;
+    auto kernel = gemm_kernel<Cfg, Epi, Xf>;
     static const cudaError_t attr = cudaFuncSetAttribute(
         kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, Cfg::SmemBytes);  // once per kernel
     if (attr != cudaSuccess) return attr;
@@ -174,10 +202,10 @@ cudaError_t launch_planes(const OperandView* va, const OperandView* vb, typename
     if (std::getenv("KILN_GEMM_DEBUG"))
         std::fprintf(stderr,
                      "kiln sm90: BN=%d stages=%d cluster=%d mn=%d%d max_clusters=%d grid=%d "
-                     "tiles=%d rank=%d/%d box_rows=%d/%d pair_ok=%d\n",
+                     "tiles=%d rank=%d/%d box_rows=%d/%d pair_ok=%d tma_store=%d\n",
                      Cfg::BN, Cfg::Stages, Cfg::ClusterM, Cfg::MnMajorA, Cfg::MnMajorB,
                      max_clusters, grid, sched.total(), oa.rank, ob.rank, oa.box_rows,
-                     ob.box_rows, int(dv.pair_ok));
+                     ob.box_rows, int(dv.pair_ok), int(dv.tma_store));
     Problem p{M, N, K, batch};
     cudaLaunchConfig_t cfg{};
     cfg.gridDim = dim3(grid);
@@ -191,16 +219,17 @@ cudaError_t launch_planes(const OperandView* va, const OperandView* vb, typename
     attrs[0].val.clusterDim.z = 1;
     cfg.attrs = attrs;
     cfg.numAttrs = 1;
-    return cudaLaunchKernelEx(&cfg, kernel, ma, mb, oa, ob, d, dv, p, sched, epi);
+    return cudaLaunchKernelEx(&cfg, kernel, ma, mb, oa, ob, md, d, dv, p, sched, epi, xf);
 }
 
 /// Real operands: one view each.
-template <class Cfg, class Epi>
+template <class Cfg, class Epi, class Xf = NoOperandTransform>
 cudaError_t launch_views(const OperandView& va, const OperandView& vb, typename Cfg::Out* d,
                          OutView dv, int M, int N, int K, int batch, const Epi& epi,
-                         cudaStream_t stream, int group_m = 16) {
+                         cudaStream_t stream, int group_m = 16, const Xf& xf = {}) {
     static_assert(Cfg::Planes == 1, "complex kernels take launch_planes");
-    return launch_planes<Cfg>(&va, &vb, d, dv, M, N, K, batch, epi, stream, group_m);
+    if (Xf::enabled && (va.mn_major || vb.mn_major)) return cudaErrorInvalidValue;
+    return launch_planes<Cfg>(&va, &vb, d, dv, M, N, K, batch, epi, stream, group_m, xf);
 }
 
 /// Plain strided-batched form: A (M x K, lda) and B (N x K, ldb) both K-major unless Cfg says

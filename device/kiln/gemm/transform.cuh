@@ -20,6 +20,15 @@ struct Add {
 struct ReLU {
     __host__ __device__ constexpr float operator()(float x) const { return x > 0.f ? x : 0.f; }
 };
+/// x -> relu?(scale * x + shift) with run-time constants (the host API's ElementOp).
+struct Affine {
+    float scale = 1.f, shift = 0.f;
+    bool relu = false;
+    __host__ __device__ constexpr float operator()(float x) const {
+        const float y = scale * x + shift;
+        return relu ? (y > 0.f ? y : 0.f) : y;
+    }
+};
 template <class F, class G>
 struct Then {
     F f;

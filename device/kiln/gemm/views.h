@@ -50,6 +50,7 @@ struct OutView {
     int64_t cs0 = 1, cs1 = 0;
     int64_t batch_stride = 0;
     bool pair_ok = false;  // (col, col+1) adjacent and aligned for one 2-element store
+    bool tma_store = false;  // plain 16-bit matrix: the kernel's TMA-store epilogue writes it
 
     static OutView matrix(int64_t ld, int64_t batch_stride) {
         OutView v;

@@ -1,0 +1,85 @@
+// kiln::gemm::sm90 staged store — the TMA-store epilogue of one consumer warpgroup.
+//
+// What it does: writes a 64 x BN fp32 accumulator fragment (already through the epilogue's
+// alpha/beta/bias/activation, in registers) as 16-bit values into a 128B-swizzled shared-memory
+// staging buffer of two 64 x 64 panels (16 KiB), then one thread issues TMA tile stores of the
+// panels; BN > 128 takes several rounds through the same buffer.
+// Why: the direct path's 4-byte stores scatter over 8 rows per warp instruction and compete with
+// the mainloop's TMA loads in L2; the generated kernels measured +13% from this scheme
+// (bench/NOTES.md, "TMA-store epilogue").
+// Requires: a 16-bit Out; `staging` 1024-byte aligned, owned by this warpgroup; `map` a rank-3
+// {N, M, batch} tensor map of D with a {64, 64, 1} box and 128B swizzle; `barrier_id` a named
+// barrier no other warpgroup uses. Every thread of the warpgroup calls it (t = 0..127).
+// Guarantees: the TMA clips rows >= M and columns >= N, so ragged tiles need no predicates; on
+// return the stores are committed but may still be reading `staging` — the next call waits for
+// them, and the kernel must call drain_staged_stores() before it exits.
+#pragma once
+#include <cstdint>
+#include <cuda.h>
+
+#include "kiln/barrier.cuh"
+#include "kiln/fence.cuh"
+#include "kiln/gemm/numeric.cuh"
+#include "kiln/swizzle.cuh"
+#include "kiln/tma.cuh"
+#include "kiln/wgmma.cuh"
+
+namespace kiln::gemm::sm90 {
+
+/// A 64 x 64 16-bit panel: 64 rows of one 128-byte swizzle row each.
+inline constexpr int kPanelBytes = 64 * 128;
+/// Panels per staging round (the staging buffer of one consumer warpgroup: 16 KiB).
+inline constexpr int kStagedPanels = 2;
+inline constexpr int kStagingBytes = kStagedPanels * kPanelBytes;
+
+template <class Out, int NAcc>
+__device__ __forceinline__ void store_staged(const float (&acc)[NAcc], uint8_t* staging,
+                                             const CUtensorMap* map, int tile_row, int tile_col,
+                                             int batch, int barrier_id, int t) {
+    static_assert(sizeof(Out) == 2, "staged stores: 16-bit outputs (64 columns = 128 bytes)");
+    constexpr int BN = 2 * NAcc, Panels = BN / 64; // 64 x BN over 128 threads
+    static_assert(BN % 64 == 0, "tile width must be a multiple of one 64-column panel");
+    namespace dev = kiln::dev;
+    const int srow = dev::wgmma::accumulator_row(t, 0), scol = dev::wgmma::accumulator_col(t, 0);
+#pragma unroll
+    for (int p0 = 0; p0 < Panels; p0 += kStagedPanels) {
+        // The previous round's (or tile's) stores must have read the buffer before it is rewritten.
+        if (t == 0)
+            dev::tma::store_wait_read<0>();
+        dev::named_barrier::sync(barrier_id, 128);
+        constexpr int JPerPanel = 64 / 8; // 8-column fragment groups per panel
+#pragma unroll
+        for (int j = p0 * JPerPanel; j < (p0 + kStagedPanels) * JPerPanel; ++j) {
+            if (j >= Panels * JPerPanel)
+                break;
+            uint8_t* panel = staging + (j / JPerPanel - p0) * kPanelBytes;
+            const int byte = ((8 * j) % 64 + scol) * 2;
+#pragma unroll
+            for (int h = 0; h < 2; ++h) {
+                // Conflict-free: a warp's 8 rows land in 8 distinct 16-byte chunks (the swizzle).
+                const uint32_t at =
+                    dev::swizzle::offset<dev::swizzle::Mode::B128>(srow + 8 * h, byte);
+                store_pair(reinterpret_cast<Out*>(panel + at), acc[4 * j + 2 * h],
+                           acc[4 * j + 2 * h + 1]);
+            }
+        }
+        dev::fence::proxy_async_shared(); // generic-proxy writes, read next by the TMA unit
+        dev::named_barrier::sync(barrier_id, 128);
+        if (t == 0) {
+#pragma unroll
+            for (int p = p0; p < p0 + kStagedPanels && p < Panels; ++p) {
+                const int32_t coords[3] = {tile_col + 64 * p, tile_row, batch};
+                dev::tma::store(map, staging + (p - p0) * kPanelBytes, coords);
+            }
+            dev::tma::store_commit();
+        }
+    }
+}
+
+/// The staging buffer stays in use until the last stores have read it: call before exiting.
+__device__ __forceinline__ void drain_staged_stores(int t) {
+    if (t == 0)
+        kiln::dev::tma::store_wait_read<0>();
+}
+
+} // namespace kiln::gemm::sm90
