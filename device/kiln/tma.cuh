@@ -99,6 +99,13 @@ __device__ __forceinline__ void load(void* smem_dst, const CUtensorMap* map, uin
 /// offset) in every CTA of the cluster whose bit is set in `cta_mask` (sm_90a).
 __device__ __forceinline__ void load_multicast(void* smem_dst, const CUtensorMap* map,
                                                uint64_t* bar, uint16_t cta_mask, int32_t c0,
+                                               int32_t c1) {
+    const int32_t coords[2] = {c0, c1};
+    cuda::ptx::cp_async_bulk_tensor(cuda::ptx::space_cluster, cuda::ptx::space_global, smem_dst,
+                                    map, coords, bar, cta_mask);
+}
+__device__ __forceinline__ void load_multicast(void* smem_dst, const CUtensorMap* map,
+                                               uint64_t* bar, uint16_t cta_mask, int32_t c0,
                                                int32_t c1, int32_t c2) {
     const int32_t coords[3] = {c0, c1, c2};
     cuda::ptx::cp_async_bulk_tensor(cuda::ptx::space_cluster, cuda::ptx::space_global, smem_dst,

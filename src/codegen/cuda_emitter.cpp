@@ -1,5 +1,6 @@
 #include "codegen/cuda_emitter.h"
 
+#include "codegen/cluster_plan.h"
 #include "codegen/code_writer.h"
 #include "codegen/fill_kernel.h"
 #include "codegen/kernel_plan.h"
@@ -32,6 +33,7 @@ public:
 
     Generated run() {
         lower_copies();
+        cluster_ = plan_cluster(plan_, loads_);
         std::set<std::string> loaded;
         for (const auto& [name, l] : maps_)
             loaded.insert(name);
@@ -78,7 +80,9 @@ private:
                                          " bytes (buffers, barriers, alignment) exceeds 227 KiB");
     }
 
-    int64_t tiles() const { return elements(plan_.grid->loop.extents); }
+    // Work units of the persistent loop: tiles, or pairs of row-adjacent tiles in a cluster.
+    int64_t tiles() const { return elements(cluster_.schedule.extents); }
+    bool clustered() const { return cluster_.size > 1; }
 
     std::vector<std::string> size_names() const {
         if (!options_.size_order.empty())
@@ -110,6 +114,8 @@ private:
         for (const char* h :
              {"cstdint", "barrier", "fence", "mbarrier", "regs", "swizzle", "tma", "wgmma"})
             w_.line(std::string("#include \"kiln/") + h + ".cuh\"");
+        if (clustered())
+            w_.line("#include \"kiln/cluster.cuh\"");
         w_.line("");
         w_.line("namespace kiln_" + program_.name + " {");
         w_.line("constexpr int kStages = " + std::to_string(plan_.stages) + ";  // " +
@@ -119,8 +125,13 @@ private:
                 " compute warpgroups");
         w_.line("constexpr int kComputeWarps = " + std::to_string(4 * plan_.compute_warpgroups) +
                 ";");
+        if (clustered())
+            w_.line("constexpr int kClusterSize = " + std::to_string(cluster_.size) + ";  // " +
+                    op_name(*plan_.grid) + ": cluster = " + std::to_string(cluster_.size) +
+                    ", CTA pairs along " + cluster_.pair_var);
         w_.line("constexpr int kTiles = " + std::to_string(tiles()) + ";  // " +
-                op_name(*plan_.grid));
+                op_name(*plan_.grid) +
+                (clustered() ? ", in pairs of " + cluster_.pair_var + "-tiles" : ""));
         w_.line("constexpr int kBarrierOffset = " + std::to_string(barrier_offset_) +
                 ";  // after the staged buffers (alloc-smem)");
         if (!stores_.empty())
@@ -169,7 +180,8 @@ private:
         for (const auto& l : loads_)
             copies.push_back("%" + l.copy->result);
         w_.line("// full[s]: the TMA copies " + join(copies, ", ") +
-                " of stage s landed; empty[s]: every compute warp released stage s.");
+                " of stage s landed; empty[s]: every compute warp" +
+                (clustered() ? " of both CTAs" : "") + " released stage s.");
         w_.line("uint64_t* const full = reinterpret_cast<uint64_t*>(smem + kBarrierOffset);");
         w_.line("uint64_t* const empty = full + kStages;");
         if (!stores_.empty())
@@ -177,28 +189,52 @@ private:
         w_.open("if (threadIdx.x == 0)");
         w_.open("for (int s = 0; s < kStages; ++s)");
         w_.line("kiln::dev::mbarrier::init(&full[s], 1);");
-        w_.line("kiln::dev::mbarrier::init(&empty[s], kComputeWarps);");
+        w_.line(clustered() ? "kiln::dev::mbarrier::init(&empty[s], kComputeWarps * kClusterSize);"
+                            : "kiln::dev::mbarrier::init(&empty[s], kComputeWarps);");
         w_.close();
         w_.line("kiln::dev::fence::mbarrier_init();");
         for (const auto& [name, l] : maps_)
             w_.line("kiln::dev::tma::prefetch_descriptor(&tm_" + name + ");");
         w_.close();
-        w_.line("__syncthreads();");
+        if (clustered()) {
+            w_.line("// the peer CTA multicasts into our stages and arrives on our barriers: "
+                    "initialized cluster-wide first");
+            w_.line("kiln::dev::cluster::sync();");
+            w_.line("const int cta_rank = static_cast<int>(kiln::dev::cluster::block_rank());");
+        } else {
+            w_.line("__syncthreads();");
+        }
         w_.open("if (threadIdx.x / 128 == 0)");
         dma_role();
         w_.otherwise();
         compute_role();
         w_.close();
+        if (clustered()) {
+            w_.line("// no CTA leaves while its peer may still multicast into it or arrive on its "
+                    "barriers");
+            w_.line("kiln::dev::cluster::sync();");
+        }
         w_.raw("#endif");
         w_.close();
         w_.line("");
     }
 
     void tile_loop_head() {
-        w_.open("for (int tile = blockIdx.x; tile < kTiles; tile += gridDim.x)");
-        const auto& l = plan_.grid->loop;
+        w_.open(clustered() ? "for (int tile = blockIdx.x / kClusterSize; tile < kTiles; tile += "
+                              "gridDim.x / kClusterSize)"
+                            : "for (int tile = blockIdx.x; tile < kTiles; tile += gridDim.x)");
+        tile_indices();
+        if (clustered())
+            w_.line("const int " + cluster_.pair_var +
+                    " = pair * kClusterSize + cta_rank;  // "
+                    "the pair's row-adjacent tiles (past the end: zero-filled, never stored)");
+    }
+
+    void tile_indices() {
+        const auto& l = cluster_.schedule;
         const size_t n = l.vars.size();
-        const bool grouped = l.controls.persistent && n >= 2 && l.extents[n - 2] > kGroupRows;
+        const int64_t group_rows = kGroupRows / cluster_.size;
+        const bool grouped = l.controls.persistent && n >= 2 && l.extents[n - 2] > group_rows;
         // Leading variables (e.g. the batch) outermost; with grouping, the last two are visited in
         // groups of kGroupRows row-tiles, the row index fastest, so the CTAs resident at one time
         // share a few column and row panels in L2 (grouped rasterization).
@@ -208,15 +244,15 @@ private:
         if (!grouped)
             return;
         const std::string rows = std::to_string(l.extents[n - 2]);
-        const std::string group = std::to_string(kGroupRows * l.extents[n - 1]);
+        const std::string group = std::to_string(group_rows * l.extents[n - 1]);
         const std::string plane = std::to_string(l.extents[n - 2] * l.extents[n - 1]);
-        w_.line("// grouped rasterization: " + std::to_string(kGroupRows) + " " + l.vars[n - 2] +
+        w_.line("// grouped rasterization: " + std::to_string(group_rows) + " " + l.vars[n - 2] +
                 "-tiles per group, " + l.vars[n - 2] + " fastest (L2 reuse)");
         w_.line("const int in_plane = tile % " + plane + ";");
-        w_.line("const int group_first = in_plane / " + group + " * " + std::to_string(kGroupRows) +
+        w_.line("const int group_first = in_plane / " + group + " * " + std::to_string(group_rows) +
                 ";");
         w_.line("const int group_rows = min(" + rows + " - group_first, " +
-                std::to_string(kGroupRows) + ");");
+                std::to_string(group_rows) + ");");
         w_.line("const int " + l.vars[n - 2] + " = group_first + in_plane % " + group +
                 " % group_rows;");
         w_.line("const int " + l.vars[n - 1] + " = in_plane % " + group + " / group_rows;");
@@ -266,14 +302,25 @@ private:
                 l.copy->dst.name);
         std::vector<std::string> coords = l.coords;
         std::string dst = stage_pointer(*l.buffer, "st.stage");
-        if (l.panels > 1) {
+        const bool multicast = cluster_.multicast(l);
+        if (multicast) {
+            const std::string half = std::to_string(l.panels / cluster_.size);
+            w_.line("// shared by the pair: this CTA loads panels [" + half + " * cta_rank, " +
+                    half + " * (cta_rank + 1)) into both CTAs");
+            w_.open("for (int p = " + half + " * cta_rank; p < " + half +
+                    " * (cta_rank + 1); ++p)");
+        } else if (l.panels > 1) {
             w_.open("for (int p = 0; p < " + std::to_string(l.panels) + "; ++p)");
+        }
+        if (multicast || l.panels > 1) {
             coords[0] = "(" + coords[0] + ") + p * " + std::to_string(kPanelElems);
             dst += " + p * " + std::to_string(l.panel_bytes);
         }
-        w_.line("kiln::dev::tma::load(" + dst + ", &tm_" + l.global->name + ", &full[st.stage], " +
-                join(coords, ", ") + ");");
-        if (l.panels > 1)
+        w_.line(multicast ? "kiln::dev::tma::load_multicast(" + dst + ", &tm_" + l.global->name +
+                                ", &full[st.stage], 0b11, " + join(coords, ", ") + ");"
+                          : "kiln::dev::tma::load(" + dst + ", &tm_" + l.global->name +
+                                ", &full[st.stage], " + join(coords, ", ") + ");");
+        if (multicast || l.panels > 1)
             w_.close();
     }
 
@@ -352,9 +399,9 @@ private:
         if (!full_waited_)
             unsupported(call, "the wgmma call does not wait for the TMA copies of its iteration");
         emit_wgmma_call(w_, program_, plan_, call, "st.stage");
-        w_.line("// release the stage the retired wgmmas read (WAR edge of the DMA copies)");
-        w_.line("if (held >= 0 && " + plan_.compute_dims[2].var +
-                " == 0) kiln::dev::mbarrier::arrive(&empty[held]);");
+        w_.line("// release the stage the retired wgmmas read (WAR edge of the DMA copies)" +
+                std::string(clustered() ? " in both CTAs" : ""));
+        release_held();
         w_.line("held = st.stage;");
         w_.line("st.advance();");
         w_.close();
@@ -362,8 +409,22 @@ private:
         w_.line("kiln::dev::wgmma::wait<0>();");
         for (const auto* r : plan_.registers)
             w_.line("kiln::dev::wgmma::fence_operand(" + r->name + ");");
-        w_.line("if (held >= 0 && " + plan_.compute_dims[2].var +
-                " == 0) kiln::dev::mbarrier::arrive(&empty[held]);");
+        release_held();
+    }
+
+    // Lane 0 of each compute warp releases stage `held`: in a cluster, the peer's DMA thread
+    // multicasts into it too, so the peer's empty barrier hears of it (a plain remote arrive:
+    // the readers were wgmmas that already retired, nothing to release at cluster scope).
+    void release_held() {
+        const std::string lane0 = "held >= 0 && " + plan_.compute_dims[2].var + " == 0";
+        if (!clustered()) {
+            w_.line("if (" + lane0 + ") kiln::dev::mbarrier::arrive(&empty[held]);");
+            return;
+        }
+        w_.open("if (" + lane0 + ")");
+        w_.line("kiln::dev::mbarrier::arrive(&empty[held]);");
+        w_.line("kiln::dev::mbarrier::arrive_cluster(&empty[held], cta_rank ^ 1);");
+        w_.close();
     }
 
     // ---- host side: the launch as data (the launcher text is written from it) ----
@@ -388,7 +449,8 @@ private:
                        plan_.grid->loop.controls.persistent,
                        static_cast<int>(plan_.threads()),
                        smem_total_,
-                       {}};
+                       {},
+                       static_cast<int>(cluster_.size)};
         for (const auto* p : plan_.params) {
             const int index = static_cast<int>(s.params.size());
             s.params.push_back({p->name, p->dtype, p->shape, p->privilege});
@@ -421,6 +483,7 @@ private:
     std::vector<KernelLaunch> fill_launches_; // launched before the main kernel, in order
     std::map<std::string, TmaLoad> maps_;     // by global tensor: one tensor map each
     TmaStores stores_; // accumulator stores through shared memory + TMA, by tensor
+    ClusterPlan cluster_;
     int64_t barrier_offset_ = 0, staging_offset_ = 0, smem_total_ = 0;
     bool full_waited_ = false;
 };

@@ -31,7 +31,7 @@ bool reserved(const std::string& var) {
         "db0",         "da1",        "db1",     "wg_thread",    "in_plane",
         "group_first", "group_rows", "staging", "staging_smem", "staging_barrier",
         "srow",        "scol",       "round",   "reg",          "c",
-        "panel",       "at"};
+        "panel",       "at",         "pair",    "cta_rank"};
     for (const char* n : names)
         if (var == n)
             return true;

@@ -73,15 +73,23 @@ json kernel_json(const KernelLaunch& k) {
     for (const auto& a : k.args)
         args.push_back(arg_json(a));
     return {{"symbol", k.symbol},   {"tiles", k.tiles},           {"persistent", k.persistent},
-            {"threads", k.threads}, {"smem_bytes", k.smem_bytes}, {"args", args}};
+            {"threads", k.threads}, {"smem_bytes", k.smem_bytes}, {"args", args},
+            {"cluster", k.cluster}};
 }
 
 KernelLaunch kernel_from(const json& j, std::size_t params) {
-    KernelLaunch k{j.at("symbol").get<std::string>(), j.at("tiles").get<int64_t>(),
-                   j.at("persistent").get<bool>(),    j.at("threads").get<int>(),
-                   j.at("smem_bytes").get<int64_t>(), {}};
-    if (k.symbol.empty() || k.tiles < 1 || k.threads < 1 || k.threads > 1024 || k.smem_bytes < 0)
-        bad("kernel '" + k.symbol + "': needs a name, tiles >= 1, 1..1024 threads");
+    KernelLaunch k{j.at("symbol").get<std::string>(),
+                   j.at("tiles").get<int64_t>(),
+                   j.at("persistent").get<bool>(),
+                   j.at("threads").get<int>(),
+                   j.at("smem_bytes").get<int64_t>(),
+                   {},
+                   j.value("cluster", 1)};
+    if (k.symbol.empty() || k.tiles < 1 || k.threads < 1 || k.threads > 1024 || k.smem_bytes < 0 ||
+        k.cluster < 1 || k.cluster > 8)
+        bad("kernel '" + k.symbol +
+            "': needs a name, tiles >= 1, 1..1024 threads, a cluster of "
+            "1..8 CTAs");
     for (const auto& a : j.at("args"))
         k.args.push_back(arg_from(a, params));
     return k;

@@ -46,12 +46,17 @@ struct SpecArg {
 
 struct KernelLaunch {
     std::string symbol;      // extern "C" __global__ name
-    int64_t tiles = 1;       // CTAs the work divides into
-    bool persistent = false; // grid = min(tiles, #SMs), each CTA loops over tiles
+    int64_t tiles = 1;       // work units (one per cluster of `cluster` CTAs) the work divides into
+    bool persistent = false; // grid = min(tiles, resident clusters), each cluster loops over tiles
     int threads = 128;
     int64_t smem_bytes = 0; // dynamic shared memory
     std::vector<SpecArg> args;
-    int64_t grid(int sms) const { return persistent && sms < tiles ? sms : tiles; }
+    int cluster = 1; // CTAs per thread-block cluster (launch attribute when > 1)
+    // Grid size in CTAs, given how many clusters (CTAs when cluster = 1: the SM count) can be
+    // resident at once.
+    int64_t grid(int64_t resident) const {
+        return (persistent && resident < tiles ? resident : tiles) * cluster;
+    }
     bool operator==(const KernelLaunch&) const = default;
 };
 

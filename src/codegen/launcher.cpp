@@ -62,11 +62,45 @@ std::string pointer_arg(const SpecParam& p) {
            (written(p) ? p.name : "const_cast<void*>(" + p.name + ")") + ")";
 }
 
+// A cluster launch (cudaLaunchKernelEx with the cluster-dimension attribute). A persistent grid
+// must be co-resident: GPCs with an odd number of free SMs leave some unused, so fewer than
+// SMs / cluster clusters may fit, and the occupancy API says how many (extra clusters would run
+// as a second wave).
+void cluster_launch(CodeWriter& w, const KernelLaunch& k, const std::vector<std::string>& args) {
+    const std::string tiles = std::to_string(k.tiles), size = std::to_string(k.cluster);
+    w.line("cudaLaunchAttribute cluster_dims[1];");
+    w.line("cluster_dims[0].id = cudaLaunchAttributeClusterDimension;");
+    w.line("cluster_dims[0].val.clusterDim.x = " + size + ";");
+    w.line("cluster_dims[0].val.clusterDim.y = 1;");
+    w.line("cluster_dims[0].val.clusterDim.z = 1;");
+    w.line("cudaLaunchConfig_t config = {};");
+    w.line("config.gridDim = dim3(sms / " + size + " * " + size + ");");
+    w.line("config.blockDim = dim3(" + std::to_string(k.threads) + ");");
+    w.line("config.dynamicSmemBytes = " + std::to_string(k.smem_bytes) + ";");
+    w.line("config.stream = stream;");
+    w.line("config.attrs = cluster_dims;");
+    w.line("config.numAttrs = 1;");
+    if (k.persistent) {
+        w.line("int clusters = 0;");
+        w.line("if (cudaOccupancyMaxActiveClusters(&clusters, " + k.symbol +
+               ", &config) != cudaSuccess || clusters < 1) clusters = sms / " + size + ";");
+        w.line("config.gridDim = dim3((" + tiles + " < clusters ? " + tiles + " : clusters) * " +
+               size + ");");
+    } else {
+        w.line("config.gridDim = dim3(" + tiles + " * " + size + ");");
+    }
+    w.line("if (cudaLaunchKernelEx(&config, " + k.symbol + ", " + join(args, ", ") +
+           ") != cudaSuccess) return 3;");
+}
+
 void launch(CodeWriter& w, const LaunchSpec& s, const KernelLaunch& k) {
     w.open("");
     w.line("// kernel " + k.symbol + ": " + std::to_string(k.tiles) + " tiles" +
-           (k.persistent ? ", persistent (grid = min(tiles, SMs))" : "") + ", " +
-           std::to_string(k.threads) + " threads, " + std::to_string(k.smem_bytes) +
+           (k.cluster > 1 ? " of " + std::to_string(k.cluster) + "-CTA clusters" : "") +
+           (k.persistent ? k.cluster > 1 ? ", persistent (grid = min(tiles, resident clusters))"
+                                         : ", persistent (grid = min(tiles, SMs))"
+                         : "") +
+           ", " + std::to_string(k.threads) + " threads, " + std::to_string(k.smem_bytes) +
            " B dynamic shared memory");
     std::vector<std::string> args;
     for (const auto& a : k.args) {
@@ -76,11 +110,17 @@ void launch(CodeWriter& w, const LaunchSpec& s, const KernelLaunch& k) {
                                                           : pointer_arg(s.params[a.param]));
     }
     const std::string tiles = std::to_string(k.tiles);
-    w.line(k.persistent ? "const int grid = " + tiles + " < sms ? " + tiles + " : sms;"
-                        : "const int grid = " + tiles + ";");
+    if (k.cluster == 1)
+        w.line(k.persistent ? "const int grid = " + tiles + " < sms ? " + tiles + " : sms;"
+                            : "const int grid = " + tiles + ";");
     w.line("if (cudaFuncSetAttribute(" + k.symbol +
            ", cudaFuncAttributeMaxDynamicSharedMemorySize, " + std::to_string(k.smem_bytes) +
            ") != cudaSuccess) return 3;");
+    if (k.cluster > 1) {
+        cluster_launch(w, k, args);
+        w.close();
+        return;
+    }
     w.line(k.symbol + "<<<grid, " + std::to_string(k.threads) + ", " +
            std::to_string(k.smem_bytes) + ", stream>>>(" + join(args, ", ") + ");");
     w.line("if (cudaGetLastError() != cudaSuccess) return 3;");

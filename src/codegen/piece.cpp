@@ -106,6 +106,9 @@ Result<Piece> resolve(const Scope& scope, const event::View& view, int depth) {
         int td = source->dims[d];
         out.origin[td] = offset_by(source->origin[td], view.index[d], tile[d].value_or(1));
         out.extent[td] = tile[d].value_or(1);
+        std::vector<std::string> names;
+        ir::collect_names(*view.index[d], names);
+        out.vars.insert(names.begin(), names.end());
         if (tile[d])
             out.dims.push_back(td);
     }

@@ -7,6 +7,7 @@
 #include "ir/event.h"
 
 #include <map>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -25,6 +26,7 @@ struct Piece {
     ir::Shape extent;                // per tensor dimension (1 where squeezed)
     std::vector<int> dims;           // the tensor dimension of each piece dimension
     bool padded = false;             // some partition on the way pads (edge pieces are ragged)
+    std::set<std::string> vars;      // the loop and processor variables the origin reads
 };
 
 // Resolves `view` through blocks partitions; an mma partition on the way is an error.

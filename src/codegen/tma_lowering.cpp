@@ -50,6 +50,7 @@ TmaLoad lower_tma_load(const KernelPlan& plan, const event::Op& copy) {
     t.buffer = &buf;
     t.panels = buf.shape[1] / kPanelElems;
     t.panel_bytes = buf.shape[0] * kPanelRowBytes;
+    t.vars = src->vars;
     for (int d = rank - 1; d >= 0; --d) {
         t.box.push_back(d == rank - 1 ? kPanelElems : static_cast<uint32_t>(src->extent[d]));
         t.coords.push_back(src->origin[d]);

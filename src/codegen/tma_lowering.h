@@ -6,6 +6,7 @@
 // is one TMA box; out-of-bounds elements of ragged edge pieces are zero-filled by the TMA.
 #include "codegen/kernel_plan.h"
 
+#include <set>
 #include <string>
 #include <vector>
 
@@ -19,6 +20,7 @@ struct TmaLoad {
     std::vector<std::string> coords;           // of panel 0, innermost first
     int64_t panels = 1;                        // boxes along the innermost dimension
     int64_t panel_bytes = 0;
+    std::set<std::string> vars; // the loop variables the coordinates read
     int64_t bytes() const { return panels * panel_bytes; }
 };
 

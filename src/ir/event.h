@@ -131,6 +131,7 @@ struct LoopControls {
     int64_t pipeline = 0;   // requested depth (on the BLOCK pfor) / applied depth (on a for)
     int64_t smem_limit = 0; // bytes; 0: the machine's
     bool persistent = false;
+    int64_t cluster = 1; // CTAs per thread-block cluster (the mapping's `cluster`)
     // Per-thread register budgets of the two roles (Hopper setmaxnreg), set by warp
     // specialization on the BLOCK pfor; 0: not warp-specialized.
     int64_t dma_registers = 0;
@@ -147,20 +148,20 @@ struct Loop {
 
 struct Op {
     OpKind kind = OpKind::Copy;
-    std::string result;          // the event it defines (no '%'); empty for Alloc and Part
-    std::vector<EventRef> after; // preconditions (for Join: the events joined)
+    std::string result;                // the event it defines (no '%'); empty for Alloc and Part
+    std::vector<EventRef> after;       // preconditions (for Join: the events joined)
     ir::Level level = ir::Level::Host; // the processor level that executes it
     std::vector<ProcDim> over;         // replication after vectorization, outermost first
     Role role = Role::Any;
 
-    TensorDecl alloc;  // Alloc
-    Partition part;    // Part
-    View src, dst;     // Copy: dst <- src
+    TensorDecl alloc; // Alloc
+    Partition part;   // Part
+    View src, dst;    // Copy: dst <- src
     CopyMode mode = CopyMode::Assign;
-    std::string callee;                 // Call: a LeafDef of the program
-    std::vector<View> args;             // Call: tensor arguments, in the leaf's parameter order
-    std::vector<ir::ExprPtr> scalars;   // Call: scalar arguments, in parameter order
-    Loop loop;                          // For, PFor
+    std::string callee;               // Call: a LeafDef of the program
+    std::vector<View> args;           // Call: tensor arguments, in the leaf's parameter order
+    std::vector<ir::ExprPtr> scalars; // Call: scalar arguments, in parameter order
+    Loop loop;                        // For, PFor
 
     std::string note; // provenance ("copy-in A for gemm_tile"), printed as a trailing comment
     Loc loc;          // the program construct it came from

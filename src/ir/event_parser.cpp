@@ -513,6 +513,8 @@ private:
         if (accept_keyword("smem_limit"))
             c.smem_limit = parse_assigned_int("smem_limit");
         c.persistent = accept_keyword("persistent");
+        if (accept_keyword("cluster"))
+            c.cluster = parse_assigned_int("cluster");
         if (accept_keyword("dma_registers"))
             c.dma_registers = parse_assigned_int("dma_registers");
         if (accept_keyword("compute_registers"))

@@ -66,6 +66,8 @@ std::string controls(const LoopControls& c) {
         out += " smem_limit = " + std::to_string(c.smem_limit);
     if (c.persistent)
         out += " persistent";
+    if (c.cluster != 1)
+        out += " cluster = " + std::to_string(c.cluster);
     if (c.dma_registers)
         out += " dma_registers = " + std::to_string(c.dma_registers);
     if (c.compute_registers)

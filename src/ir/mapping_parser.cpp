@@ -53,6 +53,9 @@ void MappingParser::parse_instance(mapping::Mapping& m) {
             expected("'}' to close instance '" + inst.name + "' opened at " + where(loc(open)));
         parse_attribute(inst, seen);
     }
+    if (auto it = seen.find("cluster"); it != seen.end())
+        if (std::string why = mapping::cluster_rule_violation(inst); !why.empty())
+            throw DiagnosticError(Diagnostic{it->second, why});
     next();
     end_statement("instance '" + inst.name + "'");
     m.instances.push_back(std::move(inst));
@@ -110,6 +113,14 @@ void MappingParser::parse_attribute(mapping::Instance& inst, std::map<std::strin
         check_unique(seen, a, "'pipeline'", kw, inst);
         expect("=", "after 'pipeline'");
         inst.pipeline = expect_int("an integer pipeline depth").int_value;
+    } else if (a == "cluster") {
+        check_unique(seen, a, "'cluster'", kw, inst);
+        expect("=", "after 'cluster'");
+        const Token& n = expect_int("a cluster size (1 or 2)");
+        if (n.int_value != 1 && n.int_value != 2)
+            fail(n, "instance '" + inst.name + "': cluster = " + n.text +
+                        " is not supported (clusters of 1 or 2 CTAs)");
+        inst.cluster = n.int_value;
     } else if (a == "smem_limit") {
         check_unique(seen, a, "'smem_limit'", kw, inst);
         expect("=", "after 'smem_limit'");
@@ -125,7 +136,7 @@ void MappingParser::parse_attribute(mapping::Instance& inst, std::map<std::strin
     } else {
         fail(kw, "unknown instance attribute '" + a +
                      "' (expected mem, tunable, dispatch, layout, warpspecialize, pipeline, "
-                     "smem_limit, schedule or persistent)");
+                     "smem_limit, schedule, persistent or cluster)");
     }
     end_statement("'" + a + "' attribute");
 }

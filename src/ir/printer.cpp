@@ -128,6 +128,8 @@ std::string instance(const mapping::Instance& in) {
         attr("schedule = optimal");
     if (in.persistent)
         attr("persistent");
+    if (in.cluster != 1)
+        attr("cluster = " + std::to_string(in.cluster));
     return out + "  }\n";
 }
 

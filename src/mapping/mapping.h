@@ -57,12 +57,19 @@ struct Instance {
     std::optional<int64_t> smem_limit; // bytes
     SchedulePolicy schedule = SchedulePolicy::Manual;
     bool persistent = false;
+    // CTAs per thread-block cluster (1 or 2): a pair takes two row-adjacent tiles and multicasts
+    // the operand tile they share (docs/codegen.md). Needs `warpspecialize` and `persistent`.
+    int64_t cluster = 1;
     Loc loc;
 
     const MemBinding* find_mem(const std::string& tensor) const;
     const TunableBinding* find_tunable(const std::string& n) const;
     const DispatchBinding* find_dispatch(const std::string& site) const;
 };
+
+// Why `cluster` cannot apply to instance `i` ("" when it can): the value must be 1 or 2, and a
+// cluster of 2 needs a warp-specialized, persistent BLOCK instance.
+std::string cluster_rule_violation(const Instance& i);
 
 struct Mapping {
     std::vector<Instance> instances;
@@ -71,5 +78,10 @@ struct Mapping {
     Loc loc;
     const Instance* find_instance(const std::string& n) const;
 };
+
+// Sets `cluster = n` on every warp-specialized BLOCK instance of `m` (`kiln compile --cluster`):
+// "" when it did, else why not (no such instance, or cluster_rule_violation's reason); `m` is
+// unchanged then.
+std::string set_cluster(Mapping& m, int64_t n);
 
 } // namespace kiln::mapping

@@ -96,7 +96,7 @@ event::TensorDecl tensor_decl(std::string name, ir::Memory memory, ir::DType dty
 }
 
 bool has_controls(const mapping::Instance& i) {
-    return i.warpspecialize || i.pipeline || i.smem_limit || i.persistent;
+    return i.warpspecialize || i.pipeline || i.smem_limit || i.persistent || i.cluster != 1;
 }
 
 class Depend {
@@ -416,6 +416,7 @@ private:
         lc.pipeline = i.pipeline.value_or(lc.pipeline);
         lc.smem_limit = i.smem_limit.value_or(lc.smem_limit);
         lc.persistent = lc.persistent || i.persistent;
+        lc.cluster = std::max(lc.cluster, i.cluster);
     }
 
     Op copy_op(View src, View dst, const TaskNode& c, std::string note) {

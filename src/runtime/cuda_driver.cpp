@@ -38,6 +38,8 @@ std::optional<Diagnostic> resolve_all(Driver& d, Loader& l) {
     l.resolve(d.func_set_attribute, "cuFuncSetAttribute");
     l.resolve(d.encode_tiled, "cuTensorMapEncodeTiled");
     l.resolve(d.launch_kernel, "cuLaunchKernel");
+    l.resolve(d.launch_kernel_ex, "cuLaunchKernelEx");
+    l.resolve(d.max_active_clusters, "cuOccupancyMaxActiveClusters");
     l.resolve(d.mem_alloc, "cuMemAlloc");
     l.resolve(d.mem_free, "cuMemFree");
     l.resolve(d.copy_to_device, "cuMemcpyHtoD");

@@ -39,6 +39,8 @@ public:
     decltype(&cuFuncSetAttribute) func_set_attribute = nullptr;
     decltype(&cuTensorMapEncodeTiled) encode_tiled = nullptr;
     decltype(&cuLaunchKernel) launch_kernel = nullptr;
+    decltype(&cuLaunchKernelEx) launch_kernel_ex = nullptr; // cluster launches
+    decltype(&cuOccupancyMaxActiveClusters) max_active_clusters = nullptr;
     decltype(&cuMemAlloc) mem_alloc = nullptr;
     decltype(&cuMemFree) mem_free = nullptr;
     decltype(&cuMemcpyHtoD) copy_to_device = nullptr;

@@ -90,12 +90,14 @@ Result<PreparedLaunch> PreparedLaunch::prepare(Driver& d, const KernelModule& mo
         const auto& k = spec.kernels[i];
         Kernel kernel{module.function(i),
                       k.symbol,
-                      static_cast<unsigned>(k.grid(d.device.sms)),
+                      1,
                       static_cast<unsigned>(k.threads),
                       static_cast<unsigned>(k.smem_bytes),
+                      static_cast<unsigned>(k.cluster),
                       std::vector<CUtensorMap>(k.args.size()),
                       std::vector<CUdeviceptr>(k.args.size()),
                       {}};
+        kernel.grid = static_cast<unsigned>(k.grid(resident_clusters(d, kernel)));
         for (std::size_t a = 0; a < k.args.size(); ++a) {
             const auto& arg = k.args[a];
             const CUdeviceptr base = params[arg.param];
@@ -118,12 +120,54 @@ Result<PreparedLaunch> PreparedLaunch::prepare(Driver& d, const KernelModule& mo
 std::optional<Diagnostic> PreparedLaunch::enqueue(CUstream stream) const {
     for (const auto& k : kernels_) {
         auto args = k.args; // cuLaunchKernel takes a non-const array
-        if (auto e = driver_->check(driver_->launch_kernel(k.function, k.grid, 1, 1, k.threads, 1,
-                                                           1, k.smem, stream, args.data(), nullptr),
-                                    "launching " + k.symbol))
+        CUresult r = CUDA_SUCCESS;
+        if (k.cluster > 1) {
+            CUlaunchAttribute dims;
+            CUlaunchConfig config = launch_config(k, k.grid, stream, dims);
+            r = driver_->launch_kernel_ex(&config, k.function, args.data(), nullptr);
+        } else {
+            r = driver_->launch_kernel(k.function, k.grid, 1, 1, k.threads, 1, 1, k.smem, stream,
+                                       args.data(), nullptr);
+        }
+        if (auto e = driver_->check(r, "launching " + k.symbol))
             return e;
     }
     return std::nullopt;
+}
+
+CUlaunchConfig PreparedLaunch::launch_config(const Kernel& k, unsigned grid, CUstream stream,
+                                             CUlaunchAttribute& cluster_dims) {
+    cluster_dims = {};
+    cluster_dims.id = CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION;
+    cluster_dims.value.clusterDim.x = k.cluster;
+    cluster_dims.value.clusterDim.y = 1;
+    cluster_dims.value.clusterDim.z = 1;
+    CUlaunchConfig c{};
+    c.gridDimX = grid;
+    c.gridDimY = c.gridDimZ = 1;
+    c.blockDimX = k.threads;
+    c.blockDimY = c.blockDimZ = 1;
+    c.sharedMemBytes = k.smem;
+    c.hStream = stream;
+    c.attrs = &cluster_dims;
+    c.numAttrs = 1;
+    return c;
+}
+
+// How many of the kernel's clusters fit on the device at once (CTAs when it has no cluster):
+// GPCs with an odd number of free SMs leave some unused, so a persistent grid of SMs / 2 pairs
+// would run partly as a second wave; the occupancy API knows (SMs / cluster if it fails).
+int64_t PreparedLaunch::resident_clusters(Driver& d, const Kernel& k) {
+    if (k.cluster == 1)
+        return d.device.sms;
+    const int64_t fallback = d.device.sms / k.cluster;
+    CUlaunchAttribute dims;
+    CUlaunchConfig config =
+        launch_config(k, static_cast<unsigned>(fallback * k.cluster), nullptr, dims);
+    int clusters = 0;
+    if (d.max_active_clusters(&clusters, k.function, &config) != CUDA_SUCCESS || clusters < 1)
+        return fallback;
+    return clusters;
 }
 
 } // namespace kiln::runtime

@@ -1,7 +1,8 @@
 #pragma once
 // A launch spec bound to device memory: every TMA tensor map encoded
 // (cuTensorMapEncodeTiled) and every argument list built once, so enqueue() is only the
-// cuLaunchKernel calls, in the spec's order, on one stream (what timing should measure).
+// cuLaunchKernel calls (cuLaunchKernelEx with the cluster dimension for cluster kernels), in the
+// spec's order, on one stream (what timing should measure).
 //
 // Requires: `params[i]` is the device address of spec.params[i] (at least its bytes()).
 // Guarantees: a tensor map the TMA rules refuse (base 16-byte aligned, row strides multiples of
@@ -29,11 +30,15 @@ private:
     struct Kernel {
         CUfunction function = nullptr;
         std::string symbol;
-        unsigned grid = 1, threads = 1, smem = 0;
+        unsigned grid = 1, threads = 1, smem = 0, cluster = 1;
         std::vector<CUtensorMap> maps;     // one per argument (used by tensor-map arguments)
         std::vector<CUdeviceptr> pointers; // one per argument (used by pointer arguments)
         std::vector<void*> args;           // into maps / pointers
     };
+    // A cluster launch's configuration over `grid` CTAs; `cluster_dims` is its one attribute.
+    static CUlaunchConfig launch_config(const Kernel& k, unsigned grid, CUstream stream,
+                                        CUlaunchAttribute& cluster_dims);
+    static int64_t resident_clusters(Driver& d, const Kernel& k);
     Driver* driver_ = nullptr;
     std::vector<Kernel> kernels_;
 };

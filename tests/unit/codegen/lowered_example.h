@@ -1,7 +1,8 @@
 #pragma once
 // An example lowered through every pass, with the emit options `kiln compile --emit=cuda` would
 // use (the launcher's size order from the program's `sizes` line): for the code generator's and
-// the runtime's tests.
+// the runtime's tests. `cluster` > 1 maps the block instance with `cluster = N` first (as
+// `kiln compile --cluster N`).
 #include "codegen/cuda_emitter.h"
 #include "ir/parser.h"
 #include "passes/pipeline.h"
@@ -17,10 +18,15 @@ struct Lowered {
     EmitOptions options;
 };
 
-inline Lowered lower(const std::string& example, const passes::Sizes& sizes = {}) {
+inline Lowered lower(const std::string& example, const passes::Sizes& sizes = {},
+                     int64_t cluster = 1) {
     auto program = ir::parse_file(std::string(KILN_SOURCE_DIR) + "/examples/" + example + ".kiln");
     EXPECT_TRUE(program.ok()) << program.error_text();
     if (!program.ok())
+        return {};
+    const std::string why = mapping::set_cluster(program->mapping, cluster);
+    EXPECT_EQ(why, "");
+    if (!why.empty())
         return {};
     passes::CompileOptions options;
     options.sizes = sizes;

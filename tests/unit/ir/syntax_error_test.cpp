@@ -102,7 +102,8 @@ std::vector<BadInput> bad_inputs() {
          "e.g. mma(C, acc, WARPGROUP, 256)"},
         {"unknown_attribute", instance("    stages = 3\n"),
          "bad.kiln:3:5: error: unknown instance attribute 'stages' (expected mem, tunable, "
-         "dispatch, layout, warpspecialize, pipeline, smem_limit, schedule or persistent)"},
+         "dispatch, layout, warpspecialize, pipeline, smem_limit, schedule, persistent or "
+         "cluster)"},
         {"unexpected_character", inner("  let x = 3 $ 4\n"),
          "bad.kiln:3:13: error: unexpected character '$'"},
         {"unterminated_string", leaf("  call_external(\"fn, C)\n"),
