@@ -50,7 +50,7 @@ __host__ __device__ inline elem from_f32(float x) { return __float2half_rn(x); }
 #else
 using elem = __nv_bfloat16;
 using elem2 = __nv_bfloat162;
-constexpr cudaDataType_t kElemType = kElemType;
+constexpr cudaDataType_t kElemType = CUDA_R_16BF;
 constexpr const char* kElemName = "bf16";
 __host__ __device__ inline float to_f32(elem x) { return __bfloat162float(x); }
 __host__ __device__ inline elem from_f32(float x) { return __float2bfloat16_rn(x); }
