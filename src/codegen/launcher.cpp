@@ -81,9 +81,13 @@ void cluster_launch(CodeWriter& w, const KernelLaunch& k, const std::vector<std:
     w.line("config.attrs = cluster_dims;");
     w.line("config.numAttrs = 1;");
     if (k.persistent) {
-        w.line("int clusters = 0;");
-        w.line("if (cudaOccupancyMaxActiveClusters(&clusters, " + k.symbol +
-               ", &config) != cudaSuccess || clusters < 1) clusters = sms / " + size + ";");
+        w.line("// asked once: the query costs more host time than a small kernel runs");
+        w.open("static const int clusters = [&]");
+        w.line("int n = 0;");
+        w.line("if (cudaOccupancyMaxActiveClusters(&n, " + k.symbol +
+               ", &config) != cudaSuccess || n < 1) n = sms / " + size + ";");
+        w.line("return n;");
+        w.close("();");
         w.line("config.gridDim = dim3((" + tiles + " < clusters ? " + tiles + " : clusters) * " +
                size + ");");
     } else {

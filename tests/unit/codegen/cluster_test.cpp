@@ -73,8 +73,9 @@ TEST(Cluster, LauncherAndSpecLaunchClusters) {
     EXPECT_EQ(k.grid(300), 512);
     const std::string& cuda = generated->source;
     EXPECT_HAS(cuda, "cluster_dims[0].val.clusterDim.x = 2;");
-    EXPECT_HAS(cuda, "if (cudaOccupancyMaxActiveClusters(&clusters, gemm, &config) != "
-                     "cudaSuccess || clusters < 1) clusters = sms / 2;");
+    EXPECT_HAS(cuda, "static const int clusters = [&] {");
+    EXPECT_HAS(cuda, "if (cudaOccupancyMaxActiveClusters(&n, gemm, &config) != cudaSuccess || n "
+                     "< 1) n = sms / 2;");
     EXPECT_HAS(cuda, "config.gridDim = dim3((256 < clusters ? 256 : clusters) * 2);");
     EXPECT_HAS(cuda, "if (cudaLaunchKernelEx(&config, gemm, tm_C, tm_A, tm_B) != cudaSuccess) "
                      "return 3;");
