@@ -46,6 +46,14 @@ expect 2 "--tunable expects [INSTANCE.]NAME=POSITIVE_INTEGER, got 'U=0'" -- comp
 expect 2 "--dtype expects FROM=TO" -- tree "$gemm" --dtype bf16=half
 expect 2 "" -- run "$gemm" --lowered --schedules 0
 
+# 2-CTA clusters: the control reaches the event IR, the CUDA and the launch spec; sizes other
+# than 1 or 2 are usage errors; an instance that cannot take it is named with the rule.
+expect 0 "persistent cluster = 2" -- compile "$gemm" --cluster 2
+expect 0 "kiln::dev::tma::load_multicast" -- compile "$gemm" --cluster 2 --emit=cuda
+expect 0 '"cluster": 2' -- compile "$gemm" --cluster=2 --emit=spec
+expect 2 "--cluster: Value 3 not in range 1 to 2" -- compile "$gemm" --cluster 3
+sed '/^    persistent$/d' "$gemm" >"$tmp/gemm_np.kiln"
+expect 1 "instance 'gemm_block': cluster = 2 needs \`warpspecialize\` and \`persistent\`" -- compile "$tmp/gemm_np.kiln" --cluster 2
 if [[ $failures -ne 0 ]]; then
     echo "$failures kiln compile CLI checks failed"
     exit 1
