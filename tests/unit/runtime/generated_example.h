@@ -9,8 +9,8 @@
 namespace kiln::runtime::testing {
 
 inline codegen::Generated generated_example(const std::string& example,
-                                            const passes::Sizes& sizes = {}) {
-    const auto lowered = codegen::testing::lower(example, sizes);
+                                            const passes::Sizes& sizes = {}, int64_t cluster = 1) {
+    const auto lowered = codegen::testing::lower(example, sizes, cluster);
     auto generated = codegen::emit_cuda(lowered.program, lowered.options);
     EXPECT_TRUE(generated.ok()) << generated.error_text();
     return generated.ok() ? *generated : codegen::Generated{};

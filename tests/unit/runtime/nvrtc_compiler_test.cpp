@@ -24,6 +24,16 @@ TEST(NvrtcCompiler, GemmFamilyCompilesToSm90aCubins) {
     }
 }
 
+TEST(NvrtcCompiler, ClusterGemmCompilesToAnSm90aCubin) {
+    auto generated = testing::generated_example("gemm", {{"M", 328}, {"N", 296}, {"K", 104}}, 2);
+    ASSERT_EQ(generated.spec.kernels.back().cluster, 2);
+    auto cubin = compile_to_cubin(generated.source, "gemm_cluster.cu");
+    ASSERT_TRUE(cubin.ok()) << cubin.error_text();
+    auto info = inspect_cubin(*cubin);
+    ASSERT_TRUE(info.ok()) << info.error_text();
+    EXPECT_EQ(info->arch, "sm_90a");
+}
+
 TEST(NvrtcCompiler, CompileErrorsCarryNvrtcsLog) {
     auto cubin = compile_to_cubin("extern \"C\" __global__ void k() { undeclared(); }", "bad.cu");
     ASSERT_FALSE(cubin.ok());
