@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # `kiln run --gpu` on a GPU machine: the generated GEMM, batched GEMM, dual GEMM (SwiGLU) and
-# GEMM + row sum (two kernels) at small, ragged and large sizes, both epilogues, each run twice
+# GEMM + row sum (two kernels) at small, ragged and large sizes, both epilogues, GEMM and row sum
+# in 2-CTA clusters, each run twice
 # — the first compiles with NVRTC into a fresh kernel cache, the second must hit it — every run
 # checked against the float64 reference on fresh random data and timed (median of CUDA-event-timed launches). Then: a shape the TMA
 # cannot describe (row stride not a multiple of 16 bytes) must be refused with a message, a
@@ -72,6 +73,10 @@ twice dual_gemm "${big[@]}"
 twice dual_gemm "${big[@]}" --epilogue tma
 twice gemm_rowsum
 twice gemm_rowsum "${big[@]}"
+# 2-CTA clusters through cuLaunchKernelEx: 328 rows leave the last pair's second tile past the end.
+twice gemm --size M=328 --size N=312 --size K=104 --cluster 2 --epilogue tma
+twice gemm "${big[@]}" --cluster 2 --epilogue tma
+twice gemm_rowsum --size M=328 --size N=312 --size K=104 --cluster 2
 
 # K=100 bf16 rows are 200 bytes: the TMA cannot stride them; refused, not run wrong.
 run 1 "not a multiple of 16 as the TMA requires" run examples/gemm.kiln --gpu \
