@@ -114,15 +114,38 @@ double dot(const std::vector<elem>& a, const std::vector<elem>& b, int z, int r,
     return s;
 }
 
-// Mean time of one of `calls` back-to-back calls of f.
-float mean_ms(const std::function<void()>& f, int calls) {
+// Every launch (kiln's, cuBLAS's, the peers' kernels) goes to this stream, so it can be captured.
+cudaStream_t g_stream = nullptr;
+
+// `calls` back-to-back calls of f captured as one CUDA graph: replaying it times the device work
+// alone (kiln's launcher encodes its tensor maps on the host per call, cuBLAS picks its kernel per
+// call; at 12 us per GEMM either would be timed instead of the kernel).
+cudaGraphExec_t capture(const std::function<void()>& f, int calls) {
+    cudaGraph_t graph;
+    CHECK_CUDA(cudaStreamBeginCapture(g_stream, cudaStreamCaptureModeThreadLocal));
+    for (int i = 0; i < calls; ++i)
+        f();
+    CHECK_CUDA(cudaStreamEndCapture(g_stream, &graph));
+    size_t nodes = 0; // a call that launched nothing would time as free
+    CHECK_CUDA(cudaGraphGetNodes(graph, nullptr, &nodes));
+    if (nodes < size_t(calls)) {
+        std::fprintf(stderr, "capture: %zu graph nodes for %d calls\n", nodes, calls);
+        std::exit(1);
+    }
+    cudaGraphExec_t exec;
+    CHECK_CUDA(cudaGraphInstantiate(&exec, graph, 0));
+    CHECK_CUDA(cudaGraphDestroy(graph));
+    return exec;
+}
+
+// Mean time of one call, over a replay of `exec` holding `calls` calls.
+float replay_ms(cudaGraphExec_t exec, int calls) {
     cudaEvent_t t0, t1;
     cudaEventCreate(&t0);
     cudaEventCreate(&t1);
-    cudaEventRecord(t0);
-    for (int i = 0; i < calls; ++i)
-        f();
-    cudaEventRecord(t1);
+    cudaEventRecord(t0, g_stream);
+    CHECK_CUDA(cudaGraphLaunch(exec, g_stream));
+    cudaEventRecord(t1, g_stream);
     CHECK_CUDA(cudaEventSynchronize(t1));
     float ms = 0;
     cudaEventElapsedTime(&ms, t0, t1);
@@ -137,31 +160,41 @@ struct Timing {
     float ms = 0;
 };
 
-// kiln and its peers are timed in alternating rounds (7, ~5 ms of calls each), after a shared
-// warm-up of ~100 ms, and each gets its median round: clocks that ramp up or throttle over the
-// run then hit every contender alike. (Timing each in one block, peers first, moved ratios by
-// 10-25%: with 3 warm-up calls cuBLAS's 12 us skinny GEMM timed 268 TFLOP/s in the first process
-// of a run and ~350 in the next; with 100 ms blocks kiln, timed last, lost ~13% at 4096^3.)
-// quick (compute-sanitizer): one call each.
+// kiln and its peers are timed as CUDA-graph replays (~5 ms of calls each) in 7 alternating
+// rounds after a shared warm-up of ~100 ms, and each gets its median round: clocks that ramp up
+// or throttle over the run then hit every contender alike. (Timing each in one block of stream
+// launches, peers first, moved ratios by 10-25% between processes.) quick (compute-sanitizer):
+// one call each.
 void time_interleaved(const std::vector<Timing*>& all, bool quick) {
+    auto once_ms = [](const std::function<void()>& f) {
+        auto exec = capture(f, 1);
+        const float ms = replay_ms(exec, 1);
+        cudaGraphExecDestroy(exec);
+        return ms;
+    };
     if (quick) {
         for (auto* t : all)
-            t->ms = mean_ms(t->run, 1);
+            t->ms = once_ms(t->run);
         return;
     }
     std::vector<int> calls;
-    for (auto* t : all)
-        calls.push_back(std::clamp(int(5.f / std::max(mean_ms(t->run, 3), 1e-3f)), 3, 20000));
+    std::vector<cudaGraphExec_t> graphs;
+    for (auto* t : all) {
+        once_ms(t->run); // the first call loads modules and runs cuBLAS's heuristics
+        calls.push_back(std::clamp(int(5.f / std::max(once_ms(t->run), 1e-3f)), 3, 2000));
+        graphs.push_back(capture(t->run, calls.back()));
+    }
     for (int warm = 0; warm < 20 / int(all.size()); ++warm)
         for (size_t i = 0; i < all.size(); ++i)
-            mean_ms(all[i]->run, calls[i]);
+            replay_ms(graphs[i], calls[i]);
     std::vector<std::vector<float>> rounds(all.size());
     for (int r = 0; r < 7; ++r)
         for (size_t i = 0; i < all.size(); ++i)
-            rounds[i].push_back(mean_ms(all[i]->run, calls[i]));
+            rounds[i].push_back(replay_ms(graphs[i], calls[i]));
     for (size_t i = 0; i < all.size(); ++i) {
         std::sort(rounds[i].begin(), rounds[i].end());
         all[i]->ms = rounds[i][rounds[i].size() / 2];
+        cudaGraphExecDestroy(graphs[i]);
     }
 }
 
@@ -240,7 +273,9 @@ int main(int argc, char** argv) {
     const char* iters_env = std::getenv("KILN_ITERS"); // 1 under compute-sanitizer
     const bool quick = iters_env && std::atoi(iters_env) <= 1;
     cublasHandle_t h;
+    CHECK_CUDA(cudaStreamCreateWithFlags(&g_stream, cudaStreamNonBlocking));
     cublasCreate(&h);
+    cublasSetStream(h, g_stream);
     auto ha = random_elems(Z * MK, 1), hb = random_elems(Z * KN, 2);
     elem *da = to_device(ha), *db = to_device(hb), *dc = nullptr, *dpeer = nullptr;
     CHECK_CUDA(cudaMalloc(&dc, Z * MN * sizeof(elem)));
@@ -254,19 +289,19 @@ int main(int argc, char** argv) {
     flop *= 2;
     auto hb2 = random_elems(KN, 4);
     elem* db2 = to_device(hb2);
-    auto launch = [&] { return kiln_launch_dual_gemm(dc, da, db, db2, M, N, K, 0); };
+    auto launch = [&] { return kiln_launch_dual_gemm(dc, da, db, db2, M, N, K, g_stream); };
 #elif defined(KILN_ROWSUM)
     kind = "gemm_rowsum";
     float* dr = nullptr;
     CHECK_CUDA(cudaMalloc(&dr, M * sizeof(float)));
     CHECK_CUDA(cudaMemset(dr, 0xff, M * sizeof(float)));
-    auto launch = [&] { return kiln_launch_gemm_rowsum(dc, dr, da, db, M, N, K, 0); };
+    auto launch = [&] { return kiln_launch_gemm_rowsum(dc, dr, da, db, M, N, K, g_stream); };
 #elif defined(KILN_Z)
     kind = "batched_gemm";
-    auto launch = [&] { return kiln_launch_batched_gemm(dc, da, db, Z, M, N, K, 0); };
+    auto launch = [&] { return kiln_launch_batched_gemm(dc, da, db, Z, M, N, K, g_stream); };
 #else
     kind = "gemm";
-    auto launch = [&] { return kiln_launch_gemm(dc, da, db, M, N, K, 0); };
+    auto launch = [&] { return kiln_launch_gemm(dc, da, db, M, N, K, g_stream); };
 #endif
     int rc = launch();
     cudaError_t run = cudaDeviceSynchronize();
@@ -295,11 +330,12 @@ int main(int argc, char** argv) {
     peers.push_back({"2x cublasGemmEx + swiglu kernel", [&] {
                          cublas_gemm(h, da, db, dg, N);
                          cublas_gemm(h, da, db2, du, N);
-                         swiglu_kernel<<<ew_blocks, 256>>>(dg, du, dg, N, N);
+                         swiglu_kernel<<<ew_blocks, 256, 0, g_stream>>>(dg, du, dg, N, N);
                      }});
     peers.push_back({"cublasGemmEx on [B1|B2] + swiglu kernel", [&] {
                          cublas_gemm(h, da, dcat, dgu, 2 * N);
-                         swiglu_kernel<<<ew_blocks, 256>>>(dgu, dgu + N, dg, 2 * N, 2 * N);
+                         swiglu_kernel<<<ew_blocks, 256, 0, g_stream>>>(dgu, dgu + N, dg, 2 * N,
+                                                                        2 * N);
                      }});
 #elif defined(KILN_ROWSUM)
     const auto hr = to_host(dr, M);
@@ -329,7 +365,7 @@ int main(int argc, char** argv) {
     CHECK_CUDA(cudaMalloc(&dr_peer, M * sizeof(float)));
     peers.push_back({"cublasGemmEx + row-sum kernel", [&] {
                          cublas_gemm(h, da, db, dpeer, N);
-                         rowsum_kernel<<<(M + 7) / 8, 256>>>(dpeer, dr_peer);
+                         rowsum_kernel<<<(M + 7) / 8, 256, 0, g_stream>>>(dpeer, dr_peer);
                      }});
 #else
     for_checked(full, [&](int z, int r, int c) {
@@ -346,7 +382,12 @@ int main(int argc, char** argv) {
     };
     peers.push_back({Z == 1 ? "cublasGemmEx" : "cublasGemmStridedBatchedEx", cublas});
 #endif
-    Timing kiln{"kiln", [&] { launch(); }};
+    Timing kiln{"kiln", [&] {
+                    if (launch() != 0) {
+                        std::fprintf(stderr, "kiln launch failed while timing\n");
+                        std::exit(1);
+                    }
+                }};
     std::vector<Timing*> contenders{&kiln};
     for (auto& p : peers)
         contenders.push_back(&p);
