@@ -1,7 +1,8 @@
 // Runs a GEMM-family kernel that `kiln compile --emit=cuda` generated on random bf16 data (f16
-// with -DKILN_F16, for programs compiled with --dtype bf16=f16), checks
-// it against a float64 reference (every element for small shapes, sampled ones for large), and
-// times it side by side with its cuBLAS peers (16-bit inputs, fp32 accumulation):
+// with -DKILN_F16, for programs compiled with --dtype bf16=f16), checks it against a float64
+// reference (every element for small shapes, sampled ones for large), and times it side by side
+// with its cuBLAS peers (16-bit inputs, fp32 accumulation; CUDA-graph replays in alternating
+// rounds, see time_interleaved):
 //   gemm (default)    C = A B                    peer: cublasGemmEx
 //   -DKILN_Z=batch    C[z] = A[z] B[z]            peer: cublasGemmStridedBatchedEx
 //   -DKILN_ROWSUM     C = A B, r[i] = sum_j C    peers: cublasGemmEx alone (the plain GEMM the
