@@ -121,32 +121,42 @@ def elementwise_ref(x, op):
 
 
 def case_chain(M, N, K, op_a, op_b, op_c=None, beta=0.0, act=None, bias_mode=None,
-               in_dt=torch.bfloat16, out_dt=None, ta="N", tb="T", want="tma", path="auto"):
-    """The paper's Table 2 chain: D = act(opA(op(A)) opB(op(B)) + beta opC(C) + bias)."""
+               in_dt=torch.bfloat16, out_dt=None, ta="N", tb="T", want="tma", path="auto",
+               fold=False, batch=0):
+    """The paper's Table 2 chain: D = act(opA(op(A)) opB(op(B)) + beta opC(C) + bias).
+    fold: pass a workspace, so affine A/B transforms fold into the epilogue (fp32, unrounded)."""
     out_dt = out_dt or in_dt
-    a_log = torch.randn(M, K, device=dev).to(in_dt)
-    b_log = torch.randn(K, N, device=dev).to(in_dt)
-    a_st = a_log if ta == "N" else a_log.t().contiguous()
-    b_st = b_log if tb == "N" else b_log.t().contiguous()
-    c = torch.randn(M, N, device=dev).to(out_dt)
+    shp = (batch,) if batch else ()
+    a_log = torch.randn(*shp, M, K, device=dev).to(in_dt)
+    b_log = torch.randn(*shp, K, N, device=dev).to(in_dt)
+    a_st = a_log if ta == "N" else a_log.transpose(-1, -2).contiguous()
+    b_st = b_log if tb == "N" else b_log.transpose(-1, -2).contiguous()
+    c = torch.randn(*shp, M, N, device=dev).to(out_dt)
     c0 = c.double().clone()
     if beta == 0.0:
         c.fill_(float("nan"))
     bias = torch.randn(N if bias_mode == "col" else M, device=dev) if bias_mode else None
-    st, taken = kg.gemm_raw(ta, tb, M, N, K, 1.0, a_st, a_st.stride(0), b_st, b_st.stride(0),
+    st, taken = kg.gemm_raw(ta, tb, M, N, K, 1.0, a_st, a_st.stride(-2), b_st, b_st.stride(-2),
                             beta, c, N, act=act, bias=bias, bias_mode=bias_mode, a_dtype=in_dt,
-                            path=path, ops=kg.element_ops(op_a, op_b, op_c))
+                            path=path, ops=kg.element_ops(op_a, op_b, op_c), batch=batch or 1,
+                            sa=a_st.stride(0) if batch else 0, sb=b_st.stride(0) if batch else 0,
+                            sc=c.stride(0) if batch else 0,
+                            workspace=kg.fold_workspace(M, N, batch or 1) if fold else None)
     torch.cuda.synchronize()
-    # A and B transforms as the kernel rounds them: to the input type on sm90, fp32 on generic
-    rnd = (lambda x: x.to(in_dt).double()) if want == "tma" else (lambda x: x)  # noqa: E731
+    # A and B transforms as the kernel rounds them: to the input type in the sm90 kernel's shared
+    # memory, not at all when folded or on the generic kernel (fp32)
+    relu_ab = (op_a is not None and op_a[2]) or (op_b is not None and op_b[2])
+    smem = want == "tma" and not (fold and not relu_ab)
+    rnd = (lambda x: x.to(in_dt).double()) if smem else (lambda x: x)  # noqa: E731
     ta_ = rnd(elementwise_ref(a_log.double(), op_a))
     tb_ = rnd(elementwise_ref(b_log.double(), op_b))
     ref = ta_ @ tb_
     if beta != 0.0:
         ref = ref + beta * elementwise_ref(c0, op_c)
     ref = act_ref(with_bias(ref, bias, bias_mode), act)
-    report(f"chain {ta}{tb} {M}x{N}x{K} {str(in_dt)[6:]}->{str(out_dt)[6:]} A{op_a} B{op_b} "
-           f"C{op_c} b={beta} {act or ''} {bias_mode or ''} [{path}]",
+    report(f"chain {ta}{tb} {M}x{N}x{K}{' b'+str(batch) if batch else ''} {str(in_dt)[6:]}->"
+           f"{str(out_dt)[6:]} A{op_a} B{op_b} C{op_c} b={beta} {act or ''} {bias_mode or ''} "
+           f"{'fold ' if fold else ''}[{path}]",
            rel(c, ref), TOL[out_dt] if out_dt != torch.float32 else 1e-4, st, taken, want)
 
 
@@ -268,6 +278,14 @@ case_chain(200, 300, 136, (1.0, 0.5, False), (1.0, 0.5, False), RELU_ADD, beta=1
            out_dt=torch.float32, want="generic")
 case_chain(300, 200, 128, (1.0, 0.5, True), (1.0, 0.5, False), RELU_ADD, beta=1.0,
            path="generic", want="generic")
+# affine A/B transforms folded into the epilogue (row-sum prepass + rank-1 corrections)
+case_chain(1024, 1024, 512, (1.0, 0.25, False), (1.0, -0.5, False), fold=True)
+case_chain(1000, 1000, 1000, (2.0, 0.25, False), (0.5, -0.5, False), RELU_ADD, beta=1.0,
+           act="relu", bias_mode="col", fold=True)
+case_chain(129, 263, 200, (1.0, 1.0, False), (1.0, 0.5, False), RELU_ADD, beta=1.0,
+           in_dt=torch.float16, act="gelu", bias_mode="row", fold=True)  # odd N: v's padding
+case_chain(200, 301, 136, (1.0, 0.5, False), (3.0, 0.25, False), None, batch=3, fold=True)
+case_chain(256, 512, 72, (1.0, 0.5, True), (1.0, 0.5, False), fold=True)  # ReLU: not foldable
 # row / column sums in the epilogue (tolerance: the sums at 1e-4 relative, D at its dtype's)
 case_sums(1024, 2048, 512)
 case_sums(1000, 1000, 1000, act="relu", bias_mode="col")

@@ -26,7 +26,7 @@ def lib():
                       i64, i64, i64, i64, p, i, ctypes.POINTER(i)]
         f.restype = i
         g = _lib.kiln_gemm_ex_ops
-        g.argtypes = f.argtypes + [ctypes.POINTER(fl), p, p]
+        g.argtypes = f.argtypes + [ctypes.POINTER(fl), p, p, p, i64]
         g.restype = i
     return _lib
 
@@ -42,9 +42,11 @@ def element_ops(op_a=None, op_b=None, op_c=None):
 
 def gemm_raw(ta, tb, M, N, K, alpha, a, lda, b, ldb, beta, c, ldc, act=None, bias=None,
              bias_mode=None, batch=1, sa=0, sb=0, sc=0, path="auto", a_dtype=None, sbias=0,
-             ops=None, row_sum=None, col_sum=None):
+             ops=None, row_sum=None, col_sum=None, workspace=None):
     """ops: None or element_ops(...) (transforms of A, B, C after their load); row_sum /
-    col_sum: fp32 tensors of batch*M / batch*N that the row / column sums of C are added to."""
+    col_sum: fp32 tensors of batch*M / batch*N that the row / column sums of C are added to;
+    workspace: a device tensor that lets affine A/B transforms fold out of the mainloop
+    (fold_workspace(M, N, batch) makes one)."""
     taken = ctypes.c_int(-1)
     st = lib().kiln_gemm_ex_ops(
         int(ta == "T"), int(tb == "T"), M, N, K, alpha, a.data_ptr(), lda, b.data_ptr(), ldb,
@@ -53,12 +55,19 @@ def gemm_raw(ta, tb, M, N, K, alpha, a, lda, b, ldb, beta, c, ldc, act=None, bia
         DT[bias.dtype] if bias is not None else 2, BIAS[bias_mode], batch, sa, sb, sc, sbias,
         torch.cuda.current_stream().cuda_stream, PATH[path], ctypes.byref(taken), ops,
         row_sum.data_ptr() if row_sum is not None else None,
-        col_sum.data_ptr() if col_sum is not None else None)
+        col_sum.data_ptr() if col_sum is not None else None,
+        workspace.data_ptr() if workspace is not None else None,
+        workspace.numel() * workspace.element_size() if workspace is not None else 0)
     return STATUS[st], ["auto", "tma", "generic"][taken.value] if taken.value >= 0 else None
 
 
+def fold_workspace(M, N, batch=1):
+    """Workspace for folding affine A/B transforms (gemm_fold_workspace_bytes in gemm.h)."""
+    return torch.empty(batch * (M + 1) + batch * (N + 1) + 2, device="cuda", dtype=torch.float32)
+
+
 def linear(a, w, out, alpha=1.0, beta=0.0, act=None, bias=None, bias_mode="col", path="auto",
-           ops=None, row_sum=None, col_sum=None):
+           ops=None, row_sum=None, col_sum=None, workspace=None):
     """out(MxN) = act(alpha * opA(a)(MxK) @ opB(w)(NxK)^T + beta * opC(out) + bias); contiguous
     2-D or 3-D (batched) tensors; ops: None or element_ops(op_a, op_b, op_c); row_sum /
     col_sum: fp32 vectors the row / column sums of out are added to."""
@@ -69,12 +78,13 @@ def linear(a, w, out, alpha=1.0, beta=0.0, act=None, bias=None, bias_mode="col",
                         out.stride(1), act, bias, bias_mode if bias is not None else None, B,
                         a.stride(0), w.stride(0) if w.dim() == 3 else 0, out.stride(0), path,
                         sbias=bias.stride(0) if bias is not None and bias.dim() == 2 else 0,
-                        ops=ops, row_sum=row_sum, col_sum=col_sum)
+                        ops=ops, row_sum=row_sum, col_sum=col_sum, workspace=workspace)
     M, K = a.shape
     N = w.shape[0]
     return gemm_raw("N", "T", M, N, K, alpha, a, a.stride(0), w, w.stride(0), beta, out,
                     out.stride(0), act, bias, bias_mode if bias is not None else None,
-                    path=path, ops=ops, row_sum=row_sum, col_sum=col_sum)
+                    path=path, ops=ops, row_sum=row_sum, col_sum=col_sum,
+                    workspace=workspace)
 
 
 def _special(kind, ta, tb, M, N, K, a, lda, b, ldb, c, ldc, a_dtype):

@@ -11,9 +11,12 @@
 // op_c rewrite every element of A, B, C as it is loaded, x -> relu?(scale * x + shift):
 //   C = act( alpha * opA(op(A)) * opB(op(B)) + beta * opC(C) + bias )
 // Row / column sums of the result (options.row_sum / col_sum) come out of the same epilogue.
-// On Sm90Tma (16-bit A, B and C of one type, A with Op::N, B with Op::T) the A/B transform runs
-// in the operand's 16-bit type (one fused multiply-add, rounded once: with scale = 1 the same
-// value as rounding the fp32 sum); everywhere else in fp32.
+// On Sm90Tma (16-bit A, B and C of one type, A with Op::N, B with Op::T) an affine A/B transform
+// (relu = false on both) with options.workspace is folded: the kernel computes sa*sb*A*B^T plus
+// rank-1 corrections from the row sums of A and B (a prepass), in fp32 — the transformed
+// operands are never rounded; any other A/B transform is applied in shared memory in the
+// operand's 16-bit type (one fused multiply-add, rounded once: with scale = 1 the same value as
+// rounding the fp32 sum). On the generic kernel the transforms run in fp32.
 // Strided batches: options.batch > 1 with element strides stride_a / stride_b / stride_c.
 //
 // Paths (options.path_taken reports which one ran):
@@ -76,7 +79,17 @@ struct Options {
     // added atomically: the caller zeroes them. null: not computed.
     float* row_sum = nullptr;
     float* col_sum = nullptr;
+    // gemmEx only: device scratch for folding affine A/B transforms (no ReLU) out of the
+    // mainloop (see gemm_fold_workspace_bytes); null or too small: the transforms run in shared
+    // memory instead (the general path, slower).
+    void* workspace = nullptr;
+    int64_t workspace_bytes = 0;
 };
+
+/// Workspace gemmEx needs to fold affine A/B transforms: fp32 row sums of A and B per batch.
+inline int64_t gemm_fold_workspace_bytes(int M, int N, int batch) {
+    return 4 * (int64_t(batch) * (M + 1) + int64_t(batch) * (N + 1) + 2);
+}
 
 Status gemmEx(Op transA, Op transB, int M, int N, int K, float alpha, const void* A, int64_t lda,
               const void* B, int64_t ldb, float beta, void* C, int64_t ldc,

@@ -35,6 +35,8 @@ struct Problem {
     // Row / column sums of the result (gemmEx's options.row_sum / col_sum; null: none).
     float* row_sum = nullptr;
     float* col_sum = nullptr;
+    void* workspace = nullptr;  // for folding affine A/B transforms (gemmEx's options)
+    int64_t workspace_bytes = 0;
     // Complex (cgemm_planar): A's and B's imaginary planes (views shaped as va / vb) and C's
     // (null: C interleaved at c). ldc and sc count complex elements there.
     OperandView va_im{}, vb_im{};

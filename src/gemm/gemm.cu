@@ -87,6 +87,7 @@ Status gemmEx(Op ta, Op tb, int M, int N, int K, float alpha, const void* A, int
 
     p.op_a = o.op_a, p.op_b = o.op_b, p.op_c = o.op_c;
     p.row_sum = o.row_sum, p.col_sum = o.col_sum;
+    p.workspace = o.workspace, p.workspace_bytes = o.workspace_bytes;
     // transforms or reductions: the chain kernel (or the generic one)
     const bool transforms = !o.op_a.identity() || !o.op_b.identity() || !o.op_c.identity() ||
                             o.row_sum || o.col_sum;
@@ -133,17 +134,18 @@ Status gemmEx(Op ta, Op tb, int M, int N, int K, float alpha, const void* A, int
 
 // C entry points for Python (ctypes) and other languages; return the Status as int.
 // kiln_gemm_ex_ops: `ops` = 9 floats (scale, shift, relu != 0) for A, B, C, or null;
-// row_sum / col_sum as Options (null: none).
+// row_sum / col_sum, workspace / workspace_bytes as Options (null: none).
 extern "C" int kiln_gemm_ex_ops(int ta, int tb, int M, int N, int K, float alpha, const void* A,
                                 int64_t lda, const void* B, int64_t ldb, float beta, void* C,
                                 int64_t ldc, int a_type, int c_type, int act, const void* bias,
                                 int bias_type, int bias_mode, int batch, int64_t sa, int64_t sb,
                                 int64_t sc, int64_t sbias, void* stream, int path,
                                 int* path_taken, const float* ops, float* row_sum,
-                                float* col_sum) {
+                                float* col_sum, void* workspace, int64_t workspace_bytes) {
     using namespace kiln::gemm;
     Options o;
     o.row_sum = row_sum, o.col_sum = col_sum;
+    o.workspace = workspace, o.workspace_bytes = workspace_bytes;
     if (ops) {
         ElementOp* each[3] = {&o.op_a, &o.op_b, &o.op_c};
         for (int i = 0; i < 3; ++i) *each[i] = {ops[3 * i], ops[3 * i + 1], ops[3 * i + 2] != 0.f};
@@ -173,5 +175,5 @@ extern "C" int kiln_gemm_ex(int ta, int tb, int M, int N, int K, float alpha, co
                             int64_t sc, int64_t sbias, void* stream, int path, int* path_taken) {
     return kiln_gemm_ex_ops(ta, tb, M, N, K, alpha, A, lda, B, ldb, beta, C, ldc, a_type, c_type,
                             act, bias, bias_type, bias_mode, batch, sa, sb, sc, sbias, stream,
-                            path, path_taken, nullptr, nullptr, nullptr);
+                            path, path_taken, nullptr, nullptr, nullptr, nullptr, 0);
 }

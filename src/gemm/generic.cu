@@ -15,13 +15,28 @@ inline BiasType to_bias_type(DataType t) {
 
 inline transform::Affine affine(const ElementOp& op) { return {op.scale, op.shift, op.relu}; }
 
+/// A Strided operand whose elements pass through `f` as they are loaded. Out of bounds stays 0:
+/// the kernel's zero fill past K must not turn into f(0) (which would add f(0) * g(0) per
+/// padded k to every output).
+template <class T>
+struct TransformedStrided {
+    using value_type = float;
+    layout::Strided<T> in;
+    transform::Affine f;
+    __device__ __forceinline__ float load(int b, int r, int c) const {
+        return r < in.rows && c < in.cols ? f(in.load(b, r, c)) : 0.f;
+    }
+};
+
 template <class In, class Out>
 cudaError_t run(const Problem& p) {
     // Row-major storage: op(A)(m, k) lives at A[m*lda + k] (N) or A[k*lda + m] (T).
-    layout::Strided<In> la{static_cast<const In*>(p.a), p.M, p.K, p.ta == Op::N ? p.lda : 1,
-                           p.ta == Op::N ? 1 : p.lda, p.sa};
-    layout::Strided<In> lb{static_cast<const In*>(p.b), p.K, p.N, p.tb == Op::N ? p.ldb : 1,
-                           p.tb == Op::N ? 1 : p.ldb, p.sb};
+    TransformedStrided<In> la{{static_cast<const In*>(p.a), p.M, p.K, p.ta == Op::N ? p.lda : 1,
+                                p.ta == Op::N ? 1 : p.lda, p.sa},
+                               affine(p.op_a)};
+    TransformedStrided<In> lb{{static_cast<const In*>(p.b), p.K, p.N, p.tb == Op::N ? p.ldb : 1,
+                                p.tb == Op::N ? 1 : p.ldb, p.sb},
+                               affine(p.op_b)};
     EpilogueLinear<Out, Activation::None, true, transform::Affine> epi;
     epi.c_op = affine(p.op_c);
     epi.alpha = p.alpha;
@@ -37,7 +52,7 @@ cudaError_t run(const Problem& p) {
     const WithReductions<decltype(epi)> epi_sums{epi, {p.row_sum, p.col_sum, p.M, p.N}};
     generic::StridedOut<Out> out{static_cast<Out*>(p.c), p.ldc, 1, p.sc};
     generic::gemm_kernel<<<generic::grid(p.M, p.N, p.batch), generic::Threads, 0, p.stream>>>(
-        la, lb, affine(p.op_a), affine(p.op_b), generic::FpuOp{},
+        la, lb, transform::Identity{}, transform::Identity{}, generic::FpuOp{},
         predicate::Always{}, epi_sums, out, p.M, p.N, p.K);
     return cudaGetLastError();
 }

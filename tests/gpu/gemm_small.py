@@ -68,4 +68,10 @@ st, taken = kg.linear(a, w, c, 1.0, 1.0, "relu", torch.randn(N, device="cuda"), 
 torch.cuda.synchronize()
 print("chain + sums", st, taken)
 assert st == "success" and taken == "tma"
+# the same with the affine A/B transforms folded into the epilogue (row-sum prepass)
+st, taken = kg.linear(a, w, c, 1.0, 1.0, "relu", torch.randn(N, device="cuda"), "col", ops=ops,
+                      row_sum=r, col_sum=s, workspace=kg.fold_workspace(M, N))
+torch.cuda.synchronize()
+print("chain folded + sums", st, taken)
+assert st == "success" and taken == "tma"
 print("gemm_small: done")
