@@ -27,7 +27,7 @@ kind_flags() {  # the harness's mode for the generated program
     esac
 }
 build() {  # NAME FILE
-    nvcc -std=c++20 -O3 -gencode=arch=compute_90a,code=sm_90a -Idevice \
+    nvcc -std=c++20 -O3 -gencode=arch=compute_90a,code=sm_90a -cudart shared -Idevice \
         -DKILN_GENERATED="\"$PWD/$2\"" -DKILN_M=$(size "$2" M) -DKILN_N=$(size "$2" N) \
         -DKILN_K=$(size "$2" K) $(kind_flags "$2") tests/gpu/codegen_gemm.cu -lcublas \
         -o "$BIN/$1"
