@@ -45,36 +45,19 @@ using elem = __half;
 using elem2 = __half2;
 constexpr cudaDataType_t kElemType = CUDA_R_16F;
 constexpr const char* kElemName = "f16";
-__host__ __device__ inline float to_f32(elem x) {
-    return __half2float(x);
-}
-__host__ __device__ inline elem from_f32(float x) {
-    return __float2half_rn(x);
-}
-[[maybe_unused]] __device__ inline float2 to_f32x2(elem2 x) {
-    return __half22float2(x);
-}
-[[maybe_unused]] __device__ inline elem2 from_f32x2(float a, float b) {
-    return __floats2half2_rn(a, b);
-}
 #else
 using elem = __nv_bfloat16;
 using elem2 = __nv_bfloat162;
 constexpr cudaDataType_t kElemType = CUDA_R_16BF;
 constexpr const char* kElemName = "bf16";
+#endif
+// Both 16-bit types convert from float (round to nearest) and to float.
 __host__ __device__ inline float to_f32(elem x) {
-    return __bfloat162float(x);
+    return float(x);
 }
 __host__ __device__ inline elem from_f32(float x) {
-    return __float2bfloat16_rn(x);
+    return elem(x);
 }
-[[maybe_unused]] __device__ inline float2 to_f32x2(elem2 x) {
-    return __bfloat1622float2(x);
-}
-[[maybe_unused]] __device__ inline elem2 from_f32x2(float a, float b) {
-    return __floats2bfloat162_rn(a, b);
-}
-#endif
 
 #define CHECK_CUDA(x)                                                                              \
     do {                                                                                           \
@@ -213,10 +196,11 @@ __global__ void swiglu_kernel(const elem* g, const elem* u, elem* o, int ldg, in
     if (i >= MN)
         return;
     const size_t r = i / N, c = i % N;
-    const float2 gv = to_f32x2(*reinterpret_cast<const elem2*>(g + r * ldg + c));
-    const float2 uv = to_f32x2(*reinterpret_cast<const elem2*>(u + r * ldu + c));
-    *reinterpret_cast<elem2*>(o + i) =
-        from_f32x2(gv.x / (1.f + __expf(-gv.x)) * uv.x, gv.y / (1.f + __expf(-gv.y)) * uv.y);
+    const elem2 gp = *reinterpret_cast<const elem2*>(g + r * ldg + c);
+    const elem2 up = *reinterpret_cast<const elem2*>(u + r * ldu + c);
+    const float2 gv{to_f32(gp.x), to_f32(gp.y)}, uv{to_f32(up.x), to_f32(up.y)};
+    *reinterpret_cast<elem2*>(o + i) = elem2(from_f32(gv.x / (1.f + __expf(-gv.x)) * uv.x),
+                                             from_f32(gv.y / (1.f + __expf(-gv.y)) * uv.y));
 }
 
 #endif
