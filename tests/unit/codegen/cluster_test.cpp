@@ -12,19 +12,12 @@
 namespace kiln::codegen {
 namespace {
 
+using testing::emit;
 using testing::lower;
 using testing::Lowered;
 
 const passes::Sizes kSquare = {{"M", 4096}, {"N", 4096}, {"K", 4096}};
 
-std::string emit(const Lowered& l) {
-    auto cuda = emit_cuda(l.program, l.options);
-    EXPECT_TRUE(cuda.ok()) << cuda.error_text();
-    return cuda.ok() ? cuda->source : "";
-}
-
-#define EXPECT_HAS(text, line)                                                                     \
-    EXPECT_NE((text).find(line), std::string::npos) << "missing: " << (line)
 
 TEST(Cluster, PairsTakeRowAdjacentTilesScheduledPerPair) {
     std::string cuda = emit(lower("gemm", kSquare, 2));

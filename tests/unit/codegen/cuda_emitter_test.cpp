@@ -11,17 +11,10 @@
 namespace kiln::codegen {
 namespace {
 
+using testing::emit;
 using testing::lower;
 using testing::Lowered;
 
-std::string emit(const Lowered& l) {
-    auto cuda = emit_cuda(l.program, l.options);
-    EXPECT_TRUE(cuda.ok()) << cuda.error_text();
-    return cuda.ok() ? cuda->source : "";
-}
-
-#define EXPECT_HAS(text, line)                                                                     \
-    EXPECT_NE((text).find(line), std::string::npos) << "missing: " << (line)
 
 TEST(CudaEmitter, GemmKernelAndLauncher) {
     std::string cuda = emit(lower("gemm"));

@@ -40,4 +40,14 @@ inline Lowered lower(const std::string& example, const passes::Sizes& sizes = {}
     return out;
 }
 
+// The generated CUDA source of a lowered example (empty, with a test failure, when it fails).
+inline std::string emit(const Lowered& l) {
+    auto cuda = emit_cuda(l.program, l.options);
+    EXPECT_TRUE(cuda.ok()) << cuda.error_text();
+    return cuda.ok() ? cuda->source : "";
+}
+
 } // namespace kiln::codegen::testing
+
+#define EXPECT_HAS(text, line)                                                                     \
+    EXPECT_NE((text).find(line), std::string::npos) << "missing: " << (line)
