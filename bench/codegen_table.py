@@ -24,7 +24,7 @@ def shape(r):
 
 
 def is_small(r):
-    return r["case"].endswith("small")
+    return "small" in r["case"].split("_")
 
 
 def ragged(r):
