@@ -55,7 +55,7 @@ cudaError_t run_chain_sm90(const Problem& p) {
         using Linear = EpilogueLinear<T, act.value, false, transform::Affine>;
         WithReductions<AffineFold<Linear>> epi{{linear_epilogue<T, act.value, transform::Affine>(p)},
                                                {p.row_sum, p.col_sum, p.M, p.N}};
-        epi.base.base.c_op = {p.op_c.scale, p.op_c.shift, p.op_c.relu};
+        epi.base.base.c_op = transform::Affine::make(p.op_c.scale, p.op_c.shift, p.op_c.relu);
         auto launch = [&](const auto& xf) {
             return sm90::launch_views<Cfg>(p.va, p.vb, static_cast<T*>(p.c), p.vd, p.M, p.N, p.K,
                                            p.batch, epi, p.stream, 16, xf);

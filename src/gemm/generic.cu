@@ -13,7 +13,9 @@ inline BiasType to_bias_type(DataType t) {
     return t == DataType::BF16 ? BiasType::BF16 : t == DataType::F16 ? BiasType::F16 : BiasType::F32;
 }
 
-inline transform::Affine affine(const ElementOp& op) { return {op.scale, op.shift, op.relu}; }
+inline transform::Affine affine(const ElementOp& op) {
+    return transform::Affine::make(op.scale, op.shift, op.relu);
+}
 
 /// A Strided operand whose elements pass through `f` as they are loaded. Out of bounds stays 0:
 /// the kernel's zero fill past K must not turn into f(0) (which would add f(0) * g(0) per

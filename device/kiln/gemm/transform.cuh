@@ -20,14 +20,15 @@ struct Add {
 struct ReLU {
     __host__ __device__ constexpr float operator()(float x) const { return x > 0.f ? x : 0.f; }
 };
-/// x -> relu?(scale * x + shift) with run-time constants (the host API's ElementOp).
+/// x -> relu?(scale * x + shift) with run-time constants (the host API's ElementOp), branch-free:
+/// max(scale * x + shift, lo) with lo = 0 for ReLU, NaN otherwise (fmaxf returns its other
+/// operand). A bool select here made the generic kernel spill 12 bytes at its register budget.
 struct Affine {
-    float scale = 1.f, shift = 0.f;
-    bool relu = false;
-    __host__ __device__ constexpr float operator()(float x) const {
-        const float y = scale * x + shift;
-        return relu ? (y > 0.f ? y : 0.f) : y;
+    float scale = 1.f, shift = 0.f, lo = __builtin_nanf("");
+    static constexpr Affine make(float scale, float shift, bool relu) {
+        return {scale, shift, relu ? 0.f : __builtin_nanf("")};
     }
+    __host__ __device__ float operator()(float x) const { return fmaxf(fmaf(scale, x, shift), lo); }
 };
 template <class F, class G>
 struct Then {
