@@ -120,6 +120,21 @@ def elementwise_ref(x, op):
     return torch.relu(y) if relu else y
 
 
+def problem(shp, M, N, K, in_dt, out_dt, ta, tb, beta, scale=1.0):
+    """Random logical A (M x K), B (K x N) of in_dt (times scale before the cast), stored per
+    ta / tb (T: transposed copy), and C (M x N) of out_dt with its float64 copy; C is NaN-poisoned
+    when beta == 0 (it must be written, never read)."""
+    a_log = (torch.randn(*shp, M, K, device=dev) * scale).to(in_dt)
+    b_log = (torch.randn(*shp, K, N, device=dev) * scale).to(in_dt)
+    a_st = a_log if ta == "N" else a_log.transpose(-1, -2).contiguous()
+    b_st = b_log if tb == "N" else b_log.transpose(-1, -2).contiguous()
+    c = torch.randn(*shp, M, N, device=dev).to(out_dt)
+    c0 = c.double().clone()
+    if beta == 0.0:
+        c.fill_(float("nan"))
+    return a_log, b_log, a_st, b_st, c, c0
+
+
 def case_chain(M, N, K, op_a, op_b, op_c=None, beta=0.0, act=None, bias_mode=None,
                in_dt=torch.bfloat16, out_dt=None, ta="N", tb="T", want="tma", path="auto",
                fold=False, batch=0):
@@ -127,14 +142,7 @@ def case_chain(M, N, K, op_a, op_b, op_c=None, beta=0.0, act=None, bias_mode=Non
     fold: pass a workspace, so affine A/B transforms fold into the epilogue (fp32, unrounded)."""
     out_dt = out_dt or in_dt
     shp = (batch,) if batch else ()
-    a_log = torch.randn(*shp, M, K, device=dev).to(in_dt)
-    b_log = torch.randn(*shp, K, N, device=dev).to(in_dt)
-    a_st = a_log if ta == "N" else a_log.transpose(-1, -2).contiguous()
-    b_st = b_log if tb == "N" else b_log.transpose(-1, -2).contiguous()
-    c = torch.randn(*shp, M, N, device=dev).to(out_dt)
-    c0 = c.double().clone()
-    if beta == 0.0:
-        c.fill_(float("nan"))
+    a_log, b_log, a_st, b_st, c, c0 = problem(shp, M, N, K, in_dt, out_dt, ta, tb, beta)
     bias = torch.randn(N if bias_mode == "col" else M, device=dev) if bias_mode else None
     st, taken = kg.gemm_raw(ta, tb, M, N, K, 1.0, a_st, a_st.stride(-2), b_st, b_st.stride(-2),
                             beta, c, N, act=act, bias=bias, bias_mode=bias_mode, a_dtype=in_dt,
@@ -462,15 +470,7 @@ def case_fp8(M, N, K, kind="e4m3", out_dt=torch.bfloat16, ta="N", tb="T", alpha=
     """fp8 A and B (scaled by 1/4 so e4m3 keeps its precision), fp32 accumulate; reference on
     the dequantized inputs. alpha stands for a folded per-tensor scale."""
     shp = (batch,) if batch else ()
-    dt = F8[kind]
-    a_log = (torch.randn(*shp, M, K, device=dev) / 4).to(dt)
-    b_log = (torch.randn(*shp, K, N, device=dev) / 4).to(dt)
-    a_st = a_log if ta == "N" else a_log.transpose(-1, -2).contiguous()
-    b_st = b_log if tb == "N" else b_log.transpose(-1, -2).contiguous()
-    c = torch.randn(*shp, M, N, device=dev).to(out_dt)
-    c0 = c.double().clone()
-    if beta == 0.0:
-        c.fill_(float("nan"))
+    a_log, b_log, a_st, b_st, c, c0 = problem(shp, M, N, K, F8[kind], out_dt, ta, tb, beta, 0.25)
     bias = torch.randn(*shp, N if bias_mode == "col" else M, device=dev) if bias_mode else None
     st, taken = kg.gemm_raw(ta, tb, M, N, K, alpha, a_st, a_st.stride(-2), b_st,
                             b_st.stride(-2), beta, c, N, act=act, bias=bias,
