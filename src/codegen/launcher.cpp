@@ -39,11 +39,16 @@ std::string map_name(const LaunchSpec& s, const SpecArg& a) {
     return "tm_" + s.params[a.param].name;
 }
 
+// A map depends only on its tensor's address (sizes and strides are compiled in), so it is
+// encoded again only when the address changes: encoding costs microseconds of host time per
+// map, as much as a small kernel runs.
 void tensor_map(CodeWriter& w, const LaunchSpec& s, const SpecArg& a) {
     const auto& m = a.map;
     const std::string rank = std::to_string(m.dims.size());
-    w.line("CUtensorMap " + map_name(s, a) + ";");
-    w.open("");
+    const std::string& tensor = s.params[a.param].name;
+    w.line("static thread_local CUtensorMap " + map_name(s, a) + ";");
+    w.line("static thread_local const void* " + map_name(s, a) + "_of = nullptr;");
+    w.open("if (" + map_name(s, a) + "_of != " + tensor + ")");
     w.line("// " + s.params[a.param].name + ": boxes of " + join(texts(m.box), " x ") +
            " (innermost first), " +
            (m.swizzle_bytes ? std::to_string(m.swizzle_bytes) + "B swizzle" : "no swizzle"));
@@ -54,6 +59,7 @@ void tensor_map(CodeWriter& w, const LaunchSpec& s, const SpecArg& a) {
     w.line("if (!kiln::dev::tma::make_tensor_map<" + rank + ">(&" + map_name(s, a) + ", " +
            tma_dtype(m.dtype) + ", " + s.params[a.param].name + ", dims, strides, box, " +
            swizzle_mode(m.swizzle_bytes) + ")) return 2;");
+    w.line(map_name(s, a) + "_of = " + tensor + ";");
     w.close();
 }
 
@@ -117,9 +123,14 @@ void launch(CodeWriter& w, const LaunchSpec& s, const KernelLaunch& k) {
     if (k.cluster == 1)
         w.line(k.persistent ? "const int grid = " + tiles + " < sms ? " + tiles + " : sms;"
                             : "const int grid = " + tiles + ";");
+    // once per device and thread, for the same reason
+    w.line("static thread_local int smem_set_on = -1;");
+    w.open("if (smem_set_on != device)");
     w.line("if (cudaFuncSetAttribute(" + k.symbol +
            ", cudaFuncAttributeMaxDynamicSharedMemorySize, " + std::to_string(k.smem_bytes) +
            ") != cudaSuccess) return 3;");
+    w.line("smem_set_on = device;");
+    w.close();
     if (k.cluster > 1) {
         cluster_launch(w, k, args);
         w.close();

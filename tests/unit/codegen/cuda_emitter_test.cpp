@@ -26,6 +26,12 @@ TEST(CudaEmitter, GemmKernelAndLauncher) {
     EXPECT_HAS(cuda, "extern \"C\" int kiln_launch_gemm(void* C, const void* A, const void* B, "
                      "int M, int N, int K, cudaStream_t stream)");
     EXPECT_HAS(cuda, "if (M != 256 || N != 512 || K != 192) return 1;");
+    // Host work per launch stays small: maps are encoded again only for a new address, the
+    // shared-memory attribute set once per device.
+    EXPECT_HAS(cuda, "static thread_local CUtensorMap tm_A;");
+    EXPECT_HAS(cuda, "if (tm_A_of != A) {");
+    EXPECT_HAS(cuda, "tm_A_of = A;");
+    EXPECT_HAS(cuda, "if (smem_set_on != device) {");
 }
 
 TEST(CudaEmitter, GemmRegisterSplitFromTheIr) {
