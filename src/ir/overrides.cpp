@@ -136,6 +136,12 @@ std::optional<Diagnostic> apply_dtype(Program& p, const DTypeOverride& o) {
     return std::nullopt;
 }
 
+std::optional<Diagnostic> apply_cluster(Program& p, int64_t cluster) {
+    if (std::string why = mapping::set_cluster(p.mapping, cluster); !why.empty())
+        return error("--cluster: " + why);
+    return std::nullopt;
+}
+
 } // namespace
 
 Result<TunableOverride> parse_tunable_override(const std::string& text) {
@@ -191,6 +197,8 @@ Result<Program> apply_overrides(const Program& program, const Overrides& overrid
         note(apply_pipeline(p, o));
     for (const auto& o : overrides.dtypes)
         note(apply_dtype(p, o));
+    if (overrides.cluster)
+        note(apply_cluster(p, *overrides.cluster));
     if (!errors.empty())
         return errors;
     return p;

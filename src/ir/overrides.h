@@ -1,5 +1,6 @@
 #pragma once
-// Command-line overrides of a parsed program (`kiln compile/run --tunable, --pipeline, --dtype`):
+// Command-line overrides of a parsed program (`kiln compile/run --tunable, --pipeline, --dtype,
+// --cluster`):
 // the knobs a user turns per problem shape without editing the .kiln file, as cuBLAS picks a
 // kernel per shape. Tunables and pipelining depth change only the mapping, so the result stays
 // the program's; an element-type override changes the program's precision on purpose (the same
@@ -41,7 +42,11 @@ struct Overrides {
     std::vector<TunableOverride> tunables;
     std::vector<PipelineOverride> pipelines;
     std::vector<DTypeOverride> dtypes;
-    bool empty() const { return tunables.empty() && pipelines.empty() && dtypes.empty(); }
+    // CTAs per cluster of the warp-specialized BLOCK instance (mapping::set_cluster).
+    std::optional<int64_t> cluster;
+    bool empty() const {
+        return tunables.empty() && pipelines.empty() && dtypes.empty() && !cluster;
+    }
 };
 
 // Parses the command-line spellings above; the message names the malformed entry.

@@ -27,11 +27,12 @@ void register_schedule_command(CLI::App& app);
 
 // Prints diagnostics to stderr and stops the command with kExitError.
 [[noreturn]] void fail(const std::vector<Diagnostic>& errors);
-// --tunable, --pipeline, --dtype (src/ir/overrides.h), as typed.
+// --tunable, --pipeline, --dtype, --cluster (src/ir/overrides.h), as typed.
 struct OverrideOptions {
     std::vector<std::string> tunables;
     std::vector<std::string> pipelines;
     std::vector<std::string> dtypes;
+    int cluster = 0; // 0: as mapped
 };
 void add_override_options(CLI::App& cmd, OverrideOptions& o);
 

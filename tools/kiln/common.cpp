@@ -25,6 +25,11 @@ void add_override_options(CLI::App& cmd, OverrideOptions& o) {
                    "retype every tensor of element type FROM, e.g. --dtype bf16=f16 (the "
                    "reference follows)")
         ->type_name("FROM=TO");
+    cmd.add_option("--cluster", o.cluster,
+                   "CTAs per thread-block cluster of the warp-specialized block instance (1 or 2; "
+                   "default: as mapped)")
+        ->check(CLI::Range(1, 2))
+        ->type_name("N");
 }
 
 namespace {
@@ -55,6 +60,8 @@ ir::Program load_program(const std::string& path, const OverrideOptions& o) {
     overrides.pipelines =
         parse_entries<ir::PipelineOverride>(o.pipelines, ir::parse_pipeline_override);
     overrides.dtypes = parse_entries<ir::DTypeOverride>(o.dtypes, ir::parse_dtype_override);
+    if (o.cluster != 0)
+        overrides.cluster = o.cluster;
     if (overrides.empty())
         return std::move(program).value();
     auto overridden = ir::apply_overrides(*program, overrides);

@@ -5,7 +5,6 @@
 #include "codegen/launch_spec.h"
 #include "ir/event_printer.h"
 #include "passes/pipeline.h"
-#include "tools/kiln/cluster_option.h"
 #include "tools/kiln/commands.h"
 #include "tools/kiln/gpu_run.h"
 
@@ -28,7 +27,6 @@ struct CompileOptions {
     std::string output;
     std::string emit = "event";
     std::string epilogue = "tma";
-    int cluster = 0; // 0: as mapped
     OverrideOptions overrides;
 };
 
@@ -60,7 +58,6 @@ void write_output(const std::string& path, const std::string& text) {
 void compile_program(const CompileOptions& o) {
     check_pass_names(o.print_after);
     ir::Program program = load_program(o.file, o.overrides);
-    apply_cluster(program, o.cluster);
     passes::CompileOptions options;
     options.sizes = parse_sizes(o.sizes);
     options.stop_after = o.stop_after;
@@ -128,7 +125,6 @@ void register_compile_command(CLI::App& app) {
                     "and TMA tile stores (default), or directly from registers (docs/codegen.md)")
         ->check(CLI::IsMember({"direct", "tma"}))
         ->type_name("direct|tma");
-    add_cluster_option(*cmd, o.cluster);
     cmd->footer("Passes, in order: depend, vectorize, copy-elim, warp-specialize, pipeline-loops, "
                 "alloc-smem (docs/passes/).");
     cmd->callback([] { compile_program(o); });

@@ -2,7 +2,6 @@
 // so and exits 1.
 #include "tools/kiln/gpu_run.h"
 
-#include "tools/kiln/cluster_option.h"
 #include "tools/kiln/commands.h"
 
 #include <fmt/core.h>
@@ -39,7 +38,6 @@ void add_gpu_options(CLI::App& run, bool& gpu, GpuRunOptions& o) {
                    "memory and TMA tile stores (as kiln compile --epilogue)")
         ->check(CLI::IsMember({"direct", "tma"}))
         ->capture_default_str();
-    add_cluster_option(run, o.cluster);
     run.add_flag("!--no-check", o.check,
                  "with --gpu: skip the float64 reference (large sizes: the reference runs on "
                  "one CPU core)");
@@ -69,7 +67,6 @@ struct GpuProgram {
 
 GpuProgram generate(const GpuRunOptions& o) {
     ir::Program program = load_program(o.file, o.overrides);
-    apply_cluster(program, o.cluster);
     auto overrides = parse_sizes(o.sizes);
     auto tree = value_or_fail(passes::instantiate(program, overrides));
     passes::CompileOptions options;

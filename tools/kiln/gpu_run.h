@@ -23,7 +23,6 @@ struct GpuRunOptions {
     int warmup = 3;
     bool check = true;
     std::string epilogue = "direct"; // or "tma": as kiln compile --epilogue
-    int cluster = 0;                 // 0: as mapped; as kiln compile --cluster
     OverrideOptions overrides;
 };
 

@@ -86,6 +86,15 @@ TEST(Overrides, DTypeTheProgramDoesNotUseIsAnError) {
     EXPECT_EQ(p.errors()[0].message, "--dtype f8e4m3=f16: program 'gemm' has no f8e4m3 tensor");
 }
 
+TEST(Overrides, ClusterGoesThroughTheMappingsClusterRule) {
+    auto p = with({.cluster = 2});
+    ASSERT_TRUE(p.ok()) << p.error_text();
+    EXPECT_EQ(p->mapping.find_instance("gemm_block")->cluster, 2);
+    auto q = with({.cluster = 3});
+    ASSERT_FALSE(q.ok());
+    EXPECT_EQ(q.errors()[0].message.rfind("--cluster: ", 0), 0u) << q.errors()[0].message;
+}
+
 TEST(Overrides, EveryErrorIsReportedAndTheInputIsUnchanged) {
     Program original = gemm();
     auto p =
