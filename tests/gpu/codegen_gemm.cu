@@ -102,8 +102,8 @@ double dot(const std::vector<elem>& a, const std::vector<elem>& b, int z, int r,
 cudaStream_t g_stream = nullptr;
 
 // `calls` back-to-back calls of f captured as one CUDA graph: replaying it times the device work
-// alone (kiln's launcher encodes its tensor maps on the host per call, cuBLAS picks its kernel per
-// call; at 12 us per GEMM either would be timed instead of the kernel).
+// alone (the host side of every launch — kiln's launcher, cuBLAS picking its kernel — would
+// otherwise be timed instead of a 12 us GEMM).
 cudaGraphExec_t capture(const std::function<void()>& f, int calls) {
     cudaGraph_t graph;
     CHECK_CUDA(cudaStreamBeginCapture(g_stream, cudaStreamCaptureModeThreadLocal));
