@@ -204,6 +204,15 @@ void eval_elementwise(const ir::LeafOp& op, const ir::LeafOpInfo& info,
         out = read_all(src);
         break;
     }
+    case ir::LeafKind::AddInto: {
+        const View& src = tensor_operand(args, 1, op.op);
+        require_same_shape(dst, src, op.op, op.loc);
+        out = read_all(dst);
+        const auto s = read_all(src);
+        for (std::size_t e = 0; e < out.size(); ++e)
+            out[e] += s[e];
+        break;
+    }
     case ir::LeafKind::Scale: {
         const View& src = tensor_operand(args, 1, op.op);
         require_same_shape(dst, src, op.op, op.loc);

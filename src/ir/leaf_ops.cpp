@@ -10,6 +10,7 @@ const std::vector<LeafOpInfo>& leaf_ops() {
             {"mma", K::Mma, {U::Accumulate, U::Read, U::Read}},
             {"mma_bt", K::MmaBT, {U::Accumulate, U::Read, U::Read}},
             {"copy", K::Copy, {U::Write, U::Read}},
+            {"accumulate", K::AddInto, {U::Accumulate, U::Read}},
             {"fill", K::Fill, {U::Write, U::Scalar}},
             {"scale", K::Scale, {U::Write, U::Read, U::Scalar}},
             // mask(S, row0, col0, ncols, causal)

@@ -19,6 +19,7 @@ enum class LeafKind {
     Mma,         // C += A·B
     MmaBT,       // C += A·Bᵀ (B stored [N, K])
     Copy,        // dst = cast(src)
+    AddInto,     // dst += src (same shape): a whole tensor folded into a reduce(+) one
     Fill,        // dst = value
     Unary,       // dst = f(src)
     Scale,       // dst = src * s

@@ -21,6 +21,7 @@ std::optional<Privilege> combining_privilege(const ir::LeafOpInfo &info) {
     switch (info.kind) {
     case ir::LeafKind::Mma:
     case ir::LeafKind::MmaBT:
+    case ir::LeafKind::AddInto:
         return Privilege::ReduceAdd;
     case ir::LeafKind::RowReduce:
     case ir::LeafKind::ColReduce:
@@ -210,6 +211,7 @@ public:
         case ir::LeafKind::MmaBT:
             return mma(true);
         case ir::LeafKind::Copy:
+        case ir::LeafKind::AddInto:
         case ir::LeafKind::Unary:
         case ir::LeafKind::Scale:
             return same_as_destination(1);
