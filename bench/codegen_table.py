@@ -35,20 +35,28 @@ def geomean(xs):
     return math.exp(sum(math.log(x) for x in xs) / len(xs)) if xs else float("nan")
 
 
+# Programs that compute another program's kind with a different host variant (a split-K GEMM
+# is a GEMM): their cases are alternative mappings of that kind's shapes.
+VARIANT_PROGRAMS = {"gemm_splitk"}
+
+
 def load_case_flags(path):
-    """NAME -> its flags in the cases file (one token each, e.g. --tunable=U=64)."""
+    """NAME -> (its example program, its flags in the cases file, one token each)."""
     flags = {}
     with open(path) as f:
         for line in f:
             words = line.split()
             if words and not words[0].startswith("#"):
-                flags[words[0]] = words[3:]
+                flags[words[0]] = (words[1], words[3:])
     return flags
 
 
-def mapping_of(flags):
-    """The mapping overrides among a case's flags ('' for the program's own mapping)."""
-    return " ".join(f for f in flags if not f.startswith(("--dtype", "--epilogue")))
+def mapping_of(example, flags):
+    """The mapping overrides among a case's flags, and the variant program if it is one ('' for
+    the program's own mapping)."""
+    words = [f"{example}.kiln"] if example in VARIANT_PROGRAMS else []
+    words += [f for f in flags if not f.startswith(("--dtype", "--epilogue"))]
+    return " ".join(words)
 
 
 def load_triton(path):
@@ -76,7 +84,7 @@ def main():
     triton = load_triton(a.triton)
     for r in rows:
         r.setdefault("dtype", "bf16")
-        r["mapping"] = mapping_of(case_flags.get(r["case"], []))
+        r["mapping"] = mapping_of(*case_flags.get(r["case"], ("", [])))
     plain = {(r["dtype"], r["M"], r["N"], r["K"]): r for r in rows
              if r["kind"] == "gemm" and not r["case"].endswith("_direct") and not r["mapping"]}
     by_case = {r["case"]: r for r in rows}

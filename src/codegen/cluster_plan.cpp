@@ -22,11 +22,16 @@ ClusterPlan plan_cluster(const KernelPlan& plan, const std::vector<TmaLoad>& loa
     for (const auto& l : loads) {
         if (l.vars.count(c.pair_var))
             continue;
-        if (l.panels % c.size != 0)
+        // Row halves must be whole 8-row swizzle atoms (1024 B), where the 128B pattern repeats.
+        const int64_t rows = l.buffer->shape.empty() ? 0 : l.buffer->shape[0];
+        if (l.panels % c.size != 0 && rows % (8 * c.size) != 0)
             unsupported(*l.copy, rule + ": the pair splits the shared tile " + l.buffer->name +
-                                     " by 64-column panels, and it has " +
-                                     std::to_string(l.panels));
+                                     " by 64-column panels or by 8-row swizzle atoms, and it " +
+                                     "has " + std::to_string(l.panels) + " panels of " +
+                                     std::to_string(rows) + " rows");
         c.shared.insert(l.copy->result);
+        if (l.panels % c.size != 0)
+            c.by_rows.insert(l.copy->result);
     }
     if (c.shared.empty())
         unsupported(pfor,

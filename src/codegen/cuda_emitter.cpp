@@ -2,7 +2,7 @@
 
 #include "codegen/cluster_plan.h"
 #include "codegen/code_writer.h"
-#include "codegen/fill_kernel.h"
+#include "codegen/elementwise_kernel.h"
 #include "codegen/kernel_plan.h"
 #include "codegen/launcher.h"
 #include "codegen/leaf_lowering.h"
@@ -34,15 +34,22 @@ public:
     Generated run() {
         lower_copies();
         cluster_ = plan_cluster(plan_, loads_);
+        for (auto& l : loads_)
+            if (cluster_.splits_rows(l)) { // each CTA's box covers its half of the rows
+                l.box[1] /= static_cast<uint32_t>(cluster_.size);
+                maps_.at(l.global->name).box = l.box;
+            }
         std::set<std::string> loaded;
         for (const auto& [name, l] : maps_)
             loaded.insert(name);
         stores_ = plan_tma_stores(program_, plan_, loaded, options_.tma_store_epilogue);
         check_smem();
         header();
-        for (const auto* pfor : plan_.fill_grids)
-            fill_launches_.push_back(emit_fill_kernel(w_, program_, plan_, *pfor));
+        for (const auto* pfor : plan_.pre_grids)
+            pre_launches_.push_back(emit_elementwise_kernel(w_, program_, plan_, *pfor));
         kernel();
+        for (const auto* pfor : plan_.post_grids)
+            post_launches_.push_back(emit_elementwise_kernel(w_, program_, plan_, *pfor));
         LaunchSpec spec = launch_spec();
         w_.raw(launcher_source(spec));
         return {w_.text(), std::move(spec)};
@@ -108,11 +115,13 @@ private:
         w_.line("#include <cuda_fp16.h>");
         w_.raw("#if !defined(__CUDACC_RTC__)");
         w_.line("#include <cstddef>");
+        w_.line("#include <mutex>");
+        w_.line("#include <unordered_map>");
         w_.line("#include <cuda.h>");
         w_.line("#include <cuda_runtime.h>");
         w_.raw("#endif");
         for (const char* h :
-             {"cstdint", "barrier", "fence", "mbarrier", "regs", "swizzle", "tma", "wgmma"})
+             {"cstdint", "atomic", "barrier", "fence", "mbarrier", "regs", "swizzle", "tma", "vector", "wgmma"})
             w_.line(std::string("#include \"kiln/") + h + ".cuh\"");
         if (clustered())
             w_.line("#include \"kiln/cluster.cuh\"");
@@ -303,7 +312,16 @@ private:
         std::vector<std::string> coords = l.coords;
         std::string dst = stage_pointer(*l.buffer, "st.stage");
         const bool multicast = cluster_.multicast(l);
-        if (multicast) {
+        if (multicast && cluster_.splits_rows(l)) {
+            const int64_t half = l.buffer->shape[0] / cluster_.size;
+            w_.line("// shared by the pair: this CTA loads rows [" + std::to_string(half) +
+                    " * cta_rank, " + std::to_string(half) +
+                    " * (cta_rank + 1)) of each panel into both CTAs");
+            coords[1] = "(" + coords[1] + ") + cta_rank * " + std::to_string(half);
+            dst += " + cta_rank * " + std::to_string(half * kPanelRowBytes);
+            if (l.panels > 1)
+                w_.open("for (int p = 0; p < " + std::to_string(l.panels) + "; ++p)");
+        } else if (multicast) {
             const std::string half = std::to_string(l.panels / cluster_.size);
             w_.line("// shared by the pair: this CTA loads panels [" + half + " * cta_rank, " +
                     half + " * (cta_rank + 1)) into both CTAs");
@@ -312,7 +330,8 @@ private:
         } else if (l.panels > 1) {
             w_.open("for (int p = 0; p < " + std::to_string(l.panels) + "; ++p)");
         }
-        if (multicast || l.panels > 1) {
+        const bool panel_loop = (multicast && !cluster_.splits_rows(l)) || l.panels > 1;
+        if (panel_loop) {
             coords[0] = "(" + coords[0] + ") + p * " + std::to_string(kPanelElems);
             dst += " + p * " + std::to_string(l.panel_bytes);
         }
@@ -320,7 +339,7 @@ private:
                                 ", &full[st.stage], 0b11, " + join(coords, ", ") + ");"
                           : "kiln::dev::tma::load(" + dst + ", &tm_" + l.global->name +
                                 ", &full[st.stage], " + join(coords, ", ") + ");");
-        if (multicast || l.panels > 1)
+        if (panel_loop)
             w_.close();
     }
 
@@ -453,7 +472,8 @@ private:
                        static_cast<int>(cluster_.size)};
         for (const auto* p : plan_.params) {
             const int index = static_cast<int>(s.params.size());
-            s.params.push_back({p->name, p->dtype, p->shape, p->privilege});
+            s.params.push_back({p->name, p->dtype, p->shape,
+                                p->param ? p->privilege : ir::Privilege::ReadWrite, !p->param});
             auto map = maps_.find(p->name);
             auto store = stores_.find(p->name);
             if (map != maps_.end())
@@ -470,8 +490,9 @@ private:
                     Diagnostic{{}, "codegen: size '" + n + "' is not a size of " + program_.name});
             s.sizes.emplace_back(n, it->second);
         }
-        s.kernels = fill_launches_;
+        s.kernels = pre_launches_;
         s.kernels.push_back(std::move(k));
+        s.kernels.insert(s.kernels.end(), post_launches_.begin(), post_launches_.end());
         return s;
     }
 
@@ -480,7 +501,8 @@ private:
     KernelPlan plan_;
     CodeWriter w_;
     std::vector<TmaLoad> loads_;
-    std::vector<KernelLaunch> fill_launches_; // launched before the main kernel, in order
+    // Element-wise kernels launched before / after the main kernel, in program order.
+    std::vector<KernelLaunch> pre_launches_, post_launches_;
     std::map<std::string, TmaLoad> maps_;     // by global tensor: one tensor map each
     TmaStores stores_; // accumulator stores through shared memory + TMA, by tensor
     ClusterPlan cluster_;

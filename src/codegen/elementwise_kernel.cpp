@@ -1,4 +1,4 @@
-#include "codegen/fill_kernel.h"
+#include "codegen/elementwise_kernel.h"
 
 #include "codegen/launcher.h"
 #include "codegen/leaf_lowering.h"
@@ -6,96 +6,235 @@
 #include "ir/event_printer.h"
 
 #include <algorithm>
+#include <map>
 #include <set>
 
 namespace kiln::codegen {
 namespace {
 
-constexpr int kFillThreads = 256;
+constexpr int kThreads = 256;
 
-struct Fill {
+// One statement of a call: dst = value (fill) or dst = convert(src) (copy), over dst's piece.
+struct Elementwise {
     const event::Op* call = nullptr;
-    Piece piece;
-    std::string value; // C float literal
+    std::string text; // the statement as the IR spells it, for the comment
+    Piece dst;
+    std::optional<Piece> src; // copy only
+    std::string value;        // fill only: a C float literal
 };
 
-Fill lower_fill(const event::EventProgram& program, const KernelPlan& plan, const event::Op& call) {
-    const event::LeafDef* leaf = program.find_leaf(call.callee);
-    if (!leaf || leaf->body.size() != 1 || leaf->body[0].op != "fill" || call.args.size() != 1 ||
-        leaf->body[0].operands.size() != 2)
-        unsupported(call, "a fill kernel's call must be a leaf of one fill statement");
-    auto piece = resolve_piece(plan.scope, call.args[0]);
+Piece global_piece(const KernelPlan& plan, const event::Op& call, const event::View& v) {
+    auto piece = resolve_piece(plan.scope, v);
     if (!piece)
         unsupported(call, piece.errors()[0].message);
-    if (piece->tensor->memory != ir::Memory::Global || !piece->tensor->param)
-        unsupported(call, "a fill kernel fills pieces of GLOBAL entry parameters only");
-    return {&call, *piece, float_literal(call, leaf->body[0].operands[1])};
+    if (piece->tensor->memory != ir::Memory::Global)
+        unsupported(call, "an element-wise kernel reads and writes pieces of GLOBAL tensors only");
+    return *piece;
 }
 
-// Block-strided loop over the piece's elements: coordinates per tensor dimension (innermost
-// fastest), each checked against the tensor's extent.
-void emit_fill(CodeWriter& w, const Fill& f) {
-    const auto& t = *f.piece.tensor;
-    const size_t rank = t.shape.size();
-    const int64_t count = elements(f.piece.extent);
-    w.line("// " + op_name(*f.call) + ": fill(" + event::print_view(f.call->args[0]) + ", " +
-           f.value + "), " + std::to_string(count) + " elements, predicated on " + t.name + "'s " +
-           ir::shape_string(t.shape) + " bounds");
-    w.open("for (int kiln_e = threadIdx.x; kiln_e < " + std::to_string(count) +
-           "; kiln_e += blockDim.x)");
-    std::vector<std::string> in_bounds;
+std::vector<Elementwise> lower_call(const event::EventProgram& program, const KernelPlan& plan,
+                                    const event::Op& call) {
+    const event::LeafDef* leaf = program.find_leaf(call.callee);
+    if (!leaf)
+        unsupported(call, "leaf '" + call.callee + "' is not defined");
+    std::map<std::string, const event::View*> bound;
+    size_t a = 0;
+    for (const auto& p : leaf->params)
+        if (p.is_tensor && a < call.args.size())
+            bound[p.name] = &call.args[a++];
+    auto tensor_arg = [&](const ir::LeafOp& s, size_t i) -> const event::View& {
+        if (i >= s.operands.size() || !s.operands[i].is_tensor() ||
+            !s.operands[i].tensor().indices.empty() || !bound.count(s.operands[i].tensor().name))
+            unsupported(call, "operand " + std::to_string(i + 1) + " of '" + s.op +
+                                  "' is not a whole tensor parameter of " + leaf->name);
+        return *bound.at(s.operands[i].tensor().name);
+    };
+    std::vector<Elementwise> out;
+    for (const auto& s : leaf->body) {
+        if (s.op == "fill" && s.operands.size() == 2) {
+            out.push_back({&call, "fill", global_piece(plan, call, tensor_arg(s, 0)), std::nullopt,
+                           float_literal(call, s.operands[1])});
+        } else if (s.op == "copy" && s.operands.size() == 2) {
+            Piece dst = global_piece(plan, call, tensor_arg(s, 0));
+            Piece src = global_piece(plan, call, tensor_arg(s, 1));
+            if (dst.extent != src.extent)
+                unsupported(call, "copy between pieces of different extents " +
+                                      ir::shape_string(dst.extent) + " and " +
+                                      ir::shape_string(src.extent));
+            out.push_back({&call, "copy", dst, src, ""});
+        } else {
+            unsupported(call, "an element-wise kernel's leaf statements are fill(D, v) and "
+                              "copy(D, S); '" +
+                                  s.op + "' of " + leaf->name + " is neither");
+        }
+        out.back().text = s.op + "(" + event::print_view(tensor_arg(s, 0)) +
+                          (out.back().src ? ", " + event::print_view(tensor_arg(s, 1)) : "") + ")";
+    }
+    return out;
+}
+
+// The element at the piece coordinates `rel` (one name per dimension) of `p`, plus `extra` in
+// the innermost dimension: its flat offset in the tensor, and the bounds checks that keep it
+// inside the tensor.
+struct Element {
     std::string offset;
-    int64_t inner = 1, stride = 1;
-    for (size_t d = rank; d-- > 0;) {
-        const std::string c = "kiln_c" + std::to_string(d);
-        const std::string step = inner == 1 ? "kiln_e" : "kiln_e / " + std::to_string(inner);
-        w.line("const int " + c + " = " + f.piece.origin[d] + " + " + step + " % " +
-               std::to_string(f.piece.extent[d]) + ";");
-        in_bounds.push_back(c + " < " + std::to_string(t.shape[d]));
+    std::vector<std::string> in_bounds;
+};
+Element element(const Piece& p, const std::vector<std::string>& rel, const std::string& extra) {
+    const auto& t = *p.tensor;
+    Element e;
+    int64_t stride = 1;
+    for (size_t d = t.shape.size(); d-- > 0;) {
+        const std::string c = "(" + p.origin[d] + " + " + rel[d] + ")";
+        const std::string last = d + 1 == t.shape.size() && !extra.empty() ? " + " + extra : "";
+        e.in_bounds.push_back(c + last + " < " + std::to_string(t.shape[d]));
         const std::string term =
-            stride == 1 ? c : "static_cast<size_t>(" + c + ") * " + std::to_string(stride);
-        offset = offset.empty() ? term : term + " + " + offset;
-        inner *= f.piece.extent[d];
+            stride == 1 ? c : "static_cast<size_t>" + c + " * " + std::to_string(stride);
+        e.offset = e.offset.empty() ? term : term + " + " + e.offset;
         stride *= t.shape[d];
     }
-    w.line("if (" + join(in_bounds, " && ") + ") " + t.name + "[" + offset +
-           "] = " + store_value(*f.call, t.dtype, f.value) + ";");
+    return e;
+}
+
+// Four consecutive elements per access when a piece row holds whole vectors and the source (if
+// any) is f32 (vec::load4); ragged or unaligned vectors take the scalar path at run time.
+int vector_width(const Elementwise& s) {
+    const bool rows_whole = s.dst.extent.back() % 4 == 0;
+    const bool loadable = !s.src || s.src->tensor->dtype == ir::DType::F32;
+    const auto dt = s.dst.tensor->dtype;
+    const bool storable = dt == ir::DType::F32 || dt == ir::DType::BF16 || dt == ir::DType::F16;
+    return rows_whole && loadable && storable ? 4 : 1;
+}
+
+std::string unique_and(std::vector<std::string> a, const std::vector<std::string>& b) {
+    for (const auto& x : b)
+        if (std::find(a.begin(), a.end(), x) == a.end())
+            a.push_back(x);
+    return join(a, " && ");
+}
+
+// The statement's accesses at element offset `+ u` (scalar path).
+std::string scalar_access(const Elementwise& s, const std::string& u) {
+    const std::string value =
+        s.src ? "static_cast<float>(" + s.src->tensor->name + "[kiln_s" + u + "])" : s.value;
+    return s.dst.tensor->name + "[kiln_d" + u + "] = " +
+           store_value(*s.call, s.dst.tensor->dtype, value) + ";";
+}
+
+// The threads stride over the destination piece in vectors of `width` elements, innermost
+// dimension fastest (a warp's accesses are contiguous); the loop has a compile-time trip count
+// and is unrolled, so each thread keeps all its loads in flight. Every access is predicated on
+// the tensors' bounds.
+void emit_statement(CodeWriter& w, const Elementwise& s) {
+    const auto& dt = *s.dst.tensor;
+    const int width = vector_width(s);
+    const int64_t count = elements(s.dst.extent), vectors = count / width;
+    const int64_t iters = (vectors + kThreads - 1) / kThreads;
+    w.line("// " + op_name(*s.call) + ": " + s.text + ", " + std::to_string(count) +
+           " elements" + (width > 1 ? " in vectors of " + std::to_string(width) : "") +
+           ", predicated on " + dt.name + "'s " + ir::shape_string(dt.shape) + " bounds" +
+           (s.src ? " and " + s.src->tensor->name + "'s" : ""));
+    w.line("#pragma unroll");
+    w.open("for (int kiln_it = 0; kiln_it < " + std::to_string(iters) + "; ++kiln_it)");
+    w.line("const int kiln_v = threadIdx.x + kiln_it * " + std::to_string(kThreads) + ";");
+    if (vectors % kThreads != 0)
+        w.line("if (kiln_v >= " + std::to_string(vectors) + ") break;");
+    std::vector<std::string> rel(s.dst.extent.size());
+    int64_t inner = 1;
+    const std::string first = width == 1 ? "kiln_v" : "kiln_v * " + std::to_string(width);
+    for (size_t d = rel.size(); d-- > 0;) {
+        rel[d] = "kiln_r" + std::to_string(d);
+        const std::string step = inner == 1 ? first : first + " / " + std::to_string(inner);
+        w.line("const int " + rel[d] + " = " + step + " % " + std::to_string(s.dst.extent[d]) +
+               ";");
+        inner *= s.dst.extent[d];
+    }
+    const Element d = element(s.dst, rel, "");
+    w.line("const size_t kiln_d = " + d.offset + ";");
+    std::vector<std::string> bounds = d.in_bounds;
+    if (s.src) {
+        const Element src = element(*s.src, rel, "");
+        w.line("const size_t kiln_s = " + src.offset + ";");
+        bounds = {unique_and(d.in_bounds, src.in_bounds)};
+    }
+    if (width == 1) {
+        w.line("if (" + join(bounds, " && ") + ") " + scalar_access(s, ""));
+        w.close();
+        return;
+    }
+    const std::string last = std::to_string(width - 1);
+    std::vector<std::string> whole = element(s.dst, rel, last).in_bounds;
+    // Vector accesses need addresses aligned to the vector's bytes (a caller's pointer may not be).
+    auto aligned = [&](const event::TensorDecl& t, const std::string& at) {
+        return "reinterpret_cast<uintptr_t>(" + t.name + " + " + at + ") % " +
+               std::to_string(width * ir::dtype_bytes(t.dtype)) + " == 0";
+    };
+    whole.push_back(aligned(dt, "kiln_d"));
+    if (s.src) {
+        auto sb = element(*s.src, rel, last).in_bounds;
+        sb.push_back(aligned(*s.src->tensor, "kiln_s"));
+        whole = {unique_and(whole, sb)};
+    }
+    const std::string vec = s.src ? "kiln::dev::vec::load4(" + s.src->tensor->name + " + kiln_s)"
+                                  : "make_float4(" + s.value + ", " + s.value + ", " + s.value +
+                                        ", " + s.value + ")";
+    w.open("if (" + join(whole, " && ") + ")");
+    w.line("kiln::dev::vec::store4(" + dt.name + " + kiln_d, " + vec + ");");
+    w.close();
+    w.open("else");
+    w.line("#pragma unroll");
+    w.open("for (int u = 0; u < " + std::to_string(width) + "; ++u)");
+    // Bounds of element u: the innermost coordinate plus u.
+    std::vector<std::string> each = element(s.dst, rel, "u").in_bounds;
+    if (s.src)
+        each = {unique_and(each, element(*s.src, rel, "u").in_bounds)};
+    w.line("if (" + join(each, " && ") + ") " + scalar_access(s, " + u"));
+    w.close();
+    w.close();
     w.close();
 }
 
 } // namespace
 
-KernelLaunch emit_fill_kernel(CodeWriter& w, const event::EventProgram& program,
-                              const KernelPlan& plan, const event::Op& pfor) {
-    std::vector<Fill> fills;
-    std::set<std::string> written;
+KernelLaunch emit_elementwise_kernel(CodeWriter& w, const event::EventProgram& program,
+                                     const KernelPlan& plan, const event::Op& pfor) {
+    std::vector<Elementwise> stmts;
+    std::set<std::string> written, used;
     for (const auto& op : pfor.loop.body.ops)
-        if (op.kind == event::OpKind::Call) {
-            fills.push_back(lower_fill(program, plan, op));
-            written.insert(fills.back().piece.tensor->name);
-        }
-    KernelLaunch k{program.name + "_fill_" + pfor.result,
+        if (op.kind == event::OpKind::Call)
+            for (auto& s : lower_call(program, plan, op)) {
+                written.insert(s.dst.tensor->name);
+                used.insert(s.dst.tensor->name);
+                if (s.src)
+                    used.insert(s.src->tensor->name);
+                stmts.push_back(std::move(s));
+            }
+    const bool after = std::find(plan.post_grids.begin(), plan.post_grids.end(), &pfor) !=
+                       plan.post_grids.end();
+    KernelLaunch k{program.name + "_" + (after ? "post" : "pre") + "_" + pfor.result,
                    elements(pfor.loop.extents),
                    false,
-                   kFillThreads,
+                   kThreads,
                    0,
                    {}};
     std::vector<std::string> params;
     for (size_t i = 0; i < plan.params.size(); ++i) {
         const auto* p = plan.params[i];
-        if (!written.count(p->name))
+        if (!used.count(p->name))
             continue;
-        params.push_back(cuda_type(p->dtype) + "* __restrict__ " + p->name);
+        params.push_back(std::string(written.count(p->name) ? "" : "const ") +
+                         cuda_type(p->dtype) + "* __restrict__ " + p->name);
         k.args.push_back({SpecArg::Kind::Pointer, static_cast<int>(i), {}});
     }
-    w.line("// " + op_name(pfor) + ": one CTA per iteration; the kernel " + plan.name +
-           " is launched after this one on the same stream.");
-    w.line("extern \"C\" __global__ void __launch_bounds__(" + std::to_string(kFillThreads) + ")");
+    w.line("// " + op_name(pfor) + ": one CTA per iteration; launched " +
+           (after ? "after" : "before") + " the kernel " + plan.name +
+           " on the same stream.");
+    w.line("extern \"C\" __global__ void __launch_bounds__(" + std::to_string(kThreads) + ")");
     w.open(k.symbol + "(" + join(params, ", ") + ")");
     for (const auto& decl : grid_index_decls(pfor.loop, "blockIdx.x"))
         w.line(decl);
-    for (const auto& f : fills)
-        emit_fill(w, f);
+    for (const auto& s : stmts)
+        emit_statement(w, s);
     w.close();
     w.line("");
     return k;

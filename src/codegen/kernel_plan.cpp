@@ -60,6 +60,7 @@ public:
         if (!plan_.grid)
             throw DiagnosticError(
                 Diagnostic{{}, "codegen: program '" + p.name + "' has no BLOCK pfor (no kernel)"});
+        plan_.params.insert(plan_.params.end(), workspaces_.begin(), workspaces_.end());
         return std::move(plan_);
     }
 
@@ -67,10 +68,13 @@ private:
     void top_level(const event::Op& op) {
         switch (op.kind) {
         case event::OpKind::Alloc:
-            if (!op.alloc.param || op.alloc.memory != ir::Memory::Global)
-                unsupported(op, "a top-level tensor that is not a GLOBAL entry parameter");
+            if (op.alloc.memory != ir::Memory::Global)
+                unsupported(op, "top-level tensors must be GLOBAL (entry parameters or "
+                                "workspaces), not " +
+                                    std::string(ir::spelling(op.alloc.memory)));
             plan_.scope.add(op);
-            plan_.params.push_back(&plan_.scope.tensors.at(op.alloc.name));
+            (op.alloc.param ? plan_.params : workspaces_)
+                .push_back(&plan_.scope.tensors.at(op.alloc.name));
             return;
         case event::OpKind::Part:
             plan_.scope.add(op);
@@ -78,18 +82,23 @@ private:
         case event::OpKind::PFor:
             if (op.loop.controls.warpspecialize)
                 return grid(op);
-            return fill_grid(op);
+            return elementwise_grid(op);
         default:
             unsupported(op, "only entry tensors, partitions and BLOCK pfors at top level");
         }
     }
 
-    // A pfor of BLOCK-level calls that fill GLOBAL pieces (waiting on nothing but earlier
-    // kernels): a reduction's zeroing, which must finish before the blocks add into it.
-    void fill_grid(const event::Op& op) {
-        if (plan_.grid)
-            unsupported(op, "a BLOCK pfor after the warp-specialized one (only fills before it "
-                            "are generated)");
+    bool is_kernel(const std::string& id) const {
+        auto named = [&](const event::Op* g) { return g->result == id; };
+        return std::any_of(plan_.pre_grids.begin(), plan_.pre_grids.end(), named) ||
+               std::any_of(plan_.post_grids.begin(), plan_.post_grids.end(), named) ||
+               (plan_.grid && named(plan_.grid));
+    }
+
+    // A pfor of BLOCK-level element-wise calls on GLOBAL pieces, waiting on nothing but earlier
+    // kernels: a reduction's zeroing before the blocks add into it, or a conversion of their
+    // sum after.
+    void elementwise_grid(const event::Op& op) {
         if (op.loop.level != ir::Level::Block)
             unsupported(op, "a top-level pfor must be at BLOCK level");
         check_vars(op, op.loop.vars);
@@ -101,15 +110,15 @@ private:
             if (inner.kind != event::OpKind::Call || inner.level != ir::Level::Block ||
                 !inner.over.empty())
                 unsupported(op, "the generator emits warp-specialized kernels, and BLOCK pfors "
-                                "that only fill global tensors; " +
+                                "of element-wise calls on global tensors; " +
                                     op_name(inner) +
                                     " is neither (map the block instance with `warpspecialize`)");
             for (const auto& r : inner.after)
-                if (std::none_of(plan_.fill_grids.begin(), plan_.fill_grids.end(),
-                                 [&](const event::Op* g) { return g->result == r.id; }))
-                    unsupported(inner, "a fill kernel's call may wait only on earlier kernels");
+                if (!is_kernel(r.id))
+                    unsupported(inner,
+                                "an element-wise kernel's call may wait only on earlier kernels");
         }
-        plan_.fill_grids.push_back(&op);
+        (plan_.grid ? plan_.post_grids : plan_.pre_grids).push_back(&op);
     }
 
     void grid(const event::Op& op) {
@@ -225,6 +234,7 @@ private:
     }
 
     KernelPlan plan_;
+    std::vector<const event::TensorDecl*> workspaces_;
 };
 
 } // namespace

@@ -6,8 +6,10 @@
 // Requires: the output of the whole pass pipeline (docs/compiler.md) for a warp-specialized
 // program: entry parameters, blocks partitions, one BLOCK pfor with register budgets, and in its
 // body compute calls over (WARPGROUP G, WARP 4, THREAD 32) around one pipelined `for` whose DMA
-// copies fill staged SHARED buffers; before it, BLOCK pfors that only fill pieces of GLOBAL
-// tensors (a reduction's zeroing) become small kernels launched first. Guarantees: a plan whose
+// copies fill staged SHARED buffers; before and after it, BLOCK pfors of element-wise BLOCK
+// calls on GLOBAL pieces (a reduction's zeroing before, a split-K conversion after) become small
+// kernels launched before / after it. Top-level GLOBAL tensors that are not entry parameters
+// are workspaces the launcher allocates (a split-K partial sum). Guarantees: a plan whose
 // pointers point into `program`, or one Diagnostic naming the first op the code generator cannot
 // lower and why.
 #include "codegen/piece.h"
@@ -21,11 +23,14 @@ namespace kiln::codegen {
 
 struct KernelPlan {
     std::string name;
-    std::vector<const event::TensorDecl*> params; // entry parameters, in declaration order
-    const event::Op* grid = nullptr;              // the warp-specialized BLOCK pfor
-    // BLOCK pfors before `grid` whose calls only fill GLOBAL pieces: one kernel each, launched
-    // before `grid`'s on the same stream (so `grid`'s references to them need no barrier).
-    std::vector<const event::Op*> fill_grids;
+    // Entry parameters in declaration order, then workspaces (top-level GLOBAL tensors the
+    // program creates: TensorDecl::param false), which every kernel takes as pointers too.
+    std::vector<const event::TensorDecl*> params;
+    const event::Op* grid = nullptr; // the warp-specialized BLOCK pfor
+    // BLOCK pfors of element-wise calls on GLOBAL pieces (elementwise_kernel.h): one kernel
+    // each, launched before / after `grid`'s on the same stream, which orders them (so
+    // references between the kernels need no barrier).
+    std::vector<const event::Op*> pre_grids, post_grids;
     std::vector<event::ProcDim> compute_dims; // (g: WARPGROUP G, w: WARP 4, t: THREAD 32)
     int64_t compute_warpgroups = 0;
     const event::Op* loop = nullptr; // the pipelined for

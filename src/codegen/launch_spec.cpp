@@ -101,7 +101,8 @@ LaunchSpec spec_from(const json& j) {
     for (const auto& p : j.at("params"))
         s.params.push_back(SpecParam{p.at("name").get<std::string>(), dtype_of(p.at("dtype")),
                                      p.at("shape").get<std::vector<int64_t>>(),
-                                     privilege_of(p.at("privilege"))});
+                                     privilege_of(p.at("privilege")),
+                                     p.value("workspace", false)});
     for (const auto& z : j.at("sizes"))
         s.sizes.emplace_back(z.at(0).get<std::string>(), z.at(1).get<int64_t>());
     for (const auto& k : j.at("kernels"))
@@ -122,11 +123,15 @@ int64_t SpecParam::bytes() const {
 
 std::string to_json(const LaunchSpec& spec) {
     json params = json::array(), sizes = json::array(), kernels = json::array();
-    for (const auto& p : spec.params)
-        params.push_back({{"name", p.name},
-                          {"dtype", ir::spelling(p.dtype)},
-                          {"shape", p.shape},
-                          {"privilege", ir::spelling(p.privilege)}});
+    for (const auto& p : spec.params) {
+        json param = {{"name", p.name},
+                      {"dtype", ir::spelling(p.dtype)},
+                      {"shape", p.shape},
+                      {"privilege", ir::spelling(p.privilege)}};
+        if (p.workspace)
+            param["workspace"] = true;
+        params.push_back(param);
+    }
     for (const auto& [n, v] : spec.sizes)
         sizes.push_back(json::array({n, v}));
     for (const auto& k : spec.kernels)

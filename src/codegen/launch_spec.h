@@ -22,6 +22,9 @@ struct SpecParam {
     ir::DType dtype = ir::DType::F32;
     std::vector<int64_t> shape; // row-major, at the compiled sizes
     ir::Privilege privilege = ir::Privilege::Read;
+    // Not passed by the caller: scratch the launcher (or the runtime) allocates and keeps, which
+    // the kernels fully rewrite before reading on every launch (a split-K partial sum).
+    bool workspace = false;
     int64_t bytes() const;
     bool operator==(const SpecParam&) const = default;
 };
@@ -62,7 +65,7 @@ struct KernelLaunch {
 
 struct LaunchSpec {
     std::string program;
-    std::vector<SpecParam> params;                      // entry parameters, declaration order
+    std::vector<SpecParam> params; // entry parameters in declaration order, then workspaces
     std::vector<std::pair<std::string, int64_t>> sizes; // launcher argument order
     std::vector<KernelLaunch> kernels;                  // launched in this order, one stream
     bool operator==(const LaunchSpec&) const = default;

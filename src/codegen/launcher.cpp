@@ -1,6 +1,7 @@
 #include "codegen/launcher.h"
 
 #include "codegen/code_writer.h"
+#include "ir/partition.h"
 
 namespace kiln::codegen {
 namespace {
@@ -60,6 +61,24 @@ void tensor_map(CodeWriter& w, const LaunchSpec& s, const SpecArg& a) {
            tma_dtype(m.dtype) + ", " + s.params[a.param].name + ", dims, strides, box, " +
            swizzle_mode(m.swizzle_bytes) + ")) return 2;");
     w.line(map_name(s, a) + "_of = " + tensor + ";");
+    w.close();
+}
+
+// A workspace per stream: launches on one stream run in order, so they may share one; launches
+// on two streams may overlap, so they must not. Allocated at the first launch on a stream (make
+// it before capturing the stream into a CUDA graph: cudaMalloc is not capturable) and kept.
+void workspace(CodeWriter& w, const SpecParam& p) {
+    w.line("// workspace " + p.name + ": " + std::string(ir::spelling(p.dtype)) +
+           ir::shape_string(p.shape) + ", " + std::to_string(p.bytes()) + " B, one per stream");
+    w.line("static std::mutex " + p.name + "_lock;");
+    w.line("static std::unordered_map<cudaStream_t, void*> " + p.name + "_of;");
+    w.line("void* " + p.name + " = nullptr;");
+    w.open("");
+    w.line("std::lock_guard<std::mutex> hold(" + p.name + "_lock);");
+    w.line("void*& slot = " + p.name + "_of[stream];");
+    w.line("if (!slot && cudaMalloc(&slot, " + std::to_string(p.bytes()) +
+           ") != cudaSuccess) return 4;");
+    w.line(p.name + " = slot;");
     w.close();
 }
 
@@ -162,7 +181,8 @@ std::string cuda_type(ir::DType t) {
 std::string launcher_source(const LaunchSpec& s) {
     std::vector<std::string> params, checks, kernels;
     for (const auto& p : s.params)
-        params.push_back(std::string(written(p) ? "void* " : "const void* ") + p.name);
+        if (!p.workspace)
+            params.push_back(std::string(written(p) ? "void* " : "const void* ") + p.name);
     for (const auto& [n, v] : s.sizes) {
         params.push_back("int " + n);
         checks.push_back(n + " != " + std::to_string(v));
@@ -175,8 +195,8 @@ std::string launcher_source(const LaunchSpec& s) {
     w.line("// Builds the TMA tensor maps and launches " + join(kernels, ", then ") +
            ". Returns 0, or 1: sizes other than the");
     w.line("// compiled ones (recompile with `kiln compile --size`), 2: a tensor map was refused");
-    w.line("// (alignment), 3: a launch failed. Written from the launch spec (`kiln run --gpu` "
-           "launches from it).");
+    w.line("// (alignment), 3: a launch failed, 4: a workspace could not be allocated. Written from");
+    w.line("// the launch spec (`kiln run --gpu` launches from it).");
     w.open("extern \"C\" int kiln_launch_" + s.program + "(" + join(params, ", ") + ")");
     if (!checks.empty())
         w.line("if (" + join(checks, " || ") + ") return 1;");
@@ -184,6 +204,9 @@ std::string launcher_source(const LaunchSpec& s) {
     w.line("cudaGetDevice(&device);");
     w.line("cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device);");
     w.line("(void)sms;");
+    for (const auto& p : s.params)
+        if (p.workspace)
+            workspace(w, p);
     for (const auto& k : s.kernels)
         launch(w, s, k);
     w.line("return 0;");

@@ -248,10 +248,24 @@ const std::map<std::string, std::string>& epilogue_functions() {
     return fns;
 }
 
-// Direct stores from the accumulator registers: each thread writes its pairs of columns of its
-// two rows (4-byte stores scattered over 8 rows per warp instruction).
-void emit_direct_store(CodeWriter& w, const AccumulatorStore& st) {
+// How a direct store combines with the destination: converting stores, or fp32 reductions
+// (red.global.add) for a reducing copy whose blocks all add into the same tile.
+enum class StoreMode { Assign, Add };
+
+std::string single_store(const AccumulatorStore& st, StoreMode mode, const std::string& at,
+                         const std::string& v) {
+    if (mode == StoreMode::Add)
+        return "kiln::dev::atomic::red_add(out + " + at + ", " + v + ");";
+    return "out[" + at + "] = " + store_value(*st.call, st.global->dtype, v) + ";";
+}
+
+// Direct stores from the accumulator registers: each thread writes (or adds) its pairs of
+// columns of its two rows (4/8-byte accesses scattered over 8 rows per warp instruction).
+void emit_direct_store(CodeWriter& w, const AccumulatorStore& st, StoreMode mode) {
     const auto& g = *st.global;
+    if (mode == StoreMode::Add && g.dtype != ir::DType::F32)
+        unsupported(*st.call, "a reducing copy adds into f32 tensors only, not " +
+                                  std::string(ir::spelling(g.dtype)) + " " + g.name);
     const int rank = static_cast<int>(g.shape.size());
     const int64_t rows = g.shape[rank - 2], cols = g.shape[rank - 1];
     std::string base = g.name;
@@ -260,8 +274,9 @@ void emit_direct_store(CodeWriter& w, const AccumulatorStore& st) {
         base += " + static_cast<size_t>(" + st.piece.origin[d] + ") * " + std::to_string(stride);
         stride *= g.shape[d];
     }
-    w.line("// " + st.describe() + ": accumulator coordinates of wgmma, predicated on " + g.name +
-           "'s " + std::to_string(rows) + " x " + std::to_string(cols) + " bounds");
+    w.line(std::string("// ") + (mode == StoreMode::Add ? "red.global.add " : "") + st.describe() +
+           ": accumulator coordinates of wgmma, predicated on " + g.name + "'s " +
+           std::to_string(rows) + " x " + std::to_string(cols) + " bounds");
     w.line("const int row0 = " + st.piece.origin[rank - 2] +
            " + kiln::dev::wgmma::accumulator_row(wg_thread, 0);");
     w.line("const int col0 = " + st.piece.origin[rank - 1] +
@@ -279,14 +294,15 @@ void emit_direct_store(CodeWriter& w, const AccumulatorStore& st) {
     // Pairs are 4/8-byte aligned only when rows have an even number of elements.
     if (cols % 2 == 0) {
         w.line("if (col + 1 < " + std::to_string(cols) + ") " +
-               pair_store(g.dtype, "out + col", "v0", "v1"));
-        w.line("else if (col < " + std::to_string(cols) +
-               ") out[col] = " + store_value(*st.call, g.dtype, "v0") + ";");
+               (mode == StoreMode::Add
+                    ? "kiln::dev::atomic::red_add_pair(out + col, v0, v1);"
+                    : pair_store(g.dtype, "out + col", "v0", "v1")));
+        w.line("else if (col < " + std::to_string(cols) + ") " +
+               single_store(st, mode, "col", "v0"));
     } else {
-        w.line("if (col < " + std::to_string(cols) +
-               ") out[col] = " + store_value(*st.call, g.dtype, "v0") + ";");
-        w.line("if (col + 1 < " + std::to_string(cols) +
-               ") out[col + 1] = " + store_value(*st.call, g.dtype, "v1") + ";");
+        w.line("if (col < " + std::to_string(cols) + ") " + single_store(st, mode, "col", "v0"));
+        w.line("if (col + 1 < " + std::to_string(cols) + ") " +
+               single_store(st, mode, "col + 1", "v1"));
     }
     w.close();
     w.close();
@@ -324,7 +340,20 @@ void emit_store(CodeWriter& w, const KernelPlan& plan, const event::Op& call,
     if (map != tma_stores.end())
         emit_tma_store(w, st);
     else
-        emit_direct_store(w, st);
+        emit_direct_store(w, st, StoreMode::Assign);
+}
+
+// accumulate(D, S) on register fragments of one shape: D[e] += S[e].
+void emit_accumulate(CodeWriter& w, const KernelPlan& plan, const event::Op& call,
+                     const std::map<std::string, event::View>& b, const ir::LeafOp& stmt) {
+    const auto& d = register_tensor(plan, call, operand_view(call, b, stmt, 0));
+    const auto& s = register_tensor(plan, call, operand_view(call, b, stmt, 1));
+    if (d.shape != s.shape)
+        unsupported(call, "accumulate(" + d.name + ", " + s.name + ") of fragments " +
+                              ir::shape_string(d.shape) + " and " + ir::shape_string(s.shape));
+    w.line("#pragma unroll");
+    w.line("for (int e = 0; e < " + std::to_string(elements(d.shape)) + "; ++e) " + d.name +
+           "[e] += " + s.name + "[e];");
 }
 
 // rowsum(r, S): S the wgmma accumulator in registers ([2, N/2] per thread: rows h = 0, 1 at
@@ -353,13 +382,21 @@ void emit_rowsum(CodeWriter& w, const KernelPlan& plan, const event::Op& call,
 // copy add R -> P[t], R a thread's two row partials, P[t] its `mma(.., row, THREAD)` fragment of
 // a GLOBAL f32 vector: the four lanes of a quad hold partials of the same two rows, so a
 // butterfly over the quad sums them and one lane adds the total (red.global.add.f32).
+// With P[t] an accumulator fragment of a GLOBAL f32 tile instead (a split-K partial product),
+// each thread adds its own elements (no two lanes share one): red.global.add.v2.f32 per pair.
 void emit_reduce_copy(CodeWriter& w, const KernelPlan& plan, const event::Op& copy) {
     const auto& r = register_tensor(plan, copy, copy.src);
     const auto& dims = plan.compute_dims;
+    if (copy.mode != event::CopyMode::Add)
+        unsupported(copy, "only `copy add` reduces on the GPU (float atomics have no max)");
     auto frag = peel_fragment(plan.scope, copy.dst, dims[1].var, dims[2].var);
+    if (frag && frag->role == ir::MmaRole::Acc)
+        return emit_direct_store(w, resolve_accumulator_store(plan, copy, copy.dst, {&r}, ""),
+                                 StoreMode::Add);
     if (!frag || frag->role != ir::MmaRole::Row || r.shape != ir::Shape{2})
         unsupported(copy, "a reducing copy must add a [2] register fragment into its mma row "
-                          "fragment of a global vector");
+                          "fragment of a global vector, or an accumulator fragment into its "
+                          "accumulator fragment of a global tile");
     auto piece = resolve_piece(plan.scope, frag->warpgroup_view);
     if (!piece)
         unsupported(copy, piece.errors()[0].message);
@@ -425,6 +462,8 @@ void emit_thread_call(CodeWriter& w, const event::EventProgram& program, const K
             emit_fill(w, plan, call, b, s);
         else if (s.op == "rowsum")
             emit_rowsum(w, plan, call, b, s);
+        else if (s.op == "accumulate")
+            emit_accumulate(w, plan, call, b, s);
         else if (auto fn = store_function(s))
             emit_store(w, plan, call, b, s, *fn, tma_stores);
         else

@@ -54,8 +54,12 @@ SyncAction compute_ref(const KernelPlan& plan, const event::Op& op, const event:
     if (ref.cross)
         unsupported(op, "cross reference " + event::print_ref(ref) +
                             " is not to a DMA copy of the same iteration");
-    if (contains(plan.fill_grids, ref.id) && ref.distance == 0)
-        return {SyncKind::Dropped, "", "kernel order: that fill kernel completed before this one"};
+    if (contains(plan.post_grids, ref.id))
+        unsupported(op, "reference " + event::print_ref(ref) +
+                            " is to an element-wise kernel launched after this one (kernels run "
+                            "in program order)");
+    if (contains(plan.pre_grids, ref.id) && ref.distance == 0)
+        return {SyncKind::Dropped, "", "kernel order: that element-wise kernel completed before this one"};
     if (point_wise(ref, op) && ref.id == op.result && ref.distance == 1)
         return {SyncKind::Dropped, "", "accumulator chain: wgmmas of a warpgroup retire in order"};
     if (ref.distance != 0)

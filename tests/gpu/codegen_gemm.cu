@@ -4,6 +4,8 @@
 // with its cuBLAS peers (16-bit inputs, fp32 accumulation; CUDA-graph replays in alternating
 // rounds, see time_interleaved):
 //   gemm (default)    C = A B                    peer: cublasGemmEx
+//   -DKILN_SPLITK     C = A B (gemm_splitk.kiln: split K, fp32 partial sums, conversion kernel)
+//                                                 peer: cublasGemmEx
 //   -DKILN_Z=batch    C[z] = A[z] B[z]            peer: cublasGemmStridedBatchedEx
 //   -DKILN_ROWSUM     C = A B, r[i] = sum_j C    peers: cublasGemmEx alone (the plain GEMM the
 //                     (fp32 accumulator rows)     fused reduction should cost nothing over), and
@@ -284,6 +286,9 @@ int main(int argc, char** argv) {
 #elif defined(KILN_Z)
     kind = "batched_gemm";
     auto launch = [&] { return kiln_launch_batched_gemm(dc, da, db, Z, M, N, K, g_stream); };
+#elif defined(KILN_SPLITK)
+    kind = "gemm";
+    auto launch = [&] { return kiln_launch_gemm_splitk(dc, da, db, M, N, K, g_stream); };
 #else
     kind = "gemm";
     auto launch = [&] { return kiln_launch_gemm(dc, da, db, M, N, K, g_stream); };

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # On a GPU machine: builds tests/gpu/codegen_gemm.cu against every generated GEMM-family kernel
-# DIR/*.cu (from `kiln compile examples/{gemm,batched_gemm,gemm_rowsum,dual_gemm}.kiln --size ...
+# DIR/*.cu (from `kiln compile examples/{gemm,gemm_splitk,batched_gemm,gemm_rowsum,dual_gemm}.kiln --size ...
 # --emit=cuda -o DIR/NAME.cu`; the program and sizes are read from the generated header), runs
 # each (correctness vs float64, speed vs its cuBLAS peers), runs
 # compute-sanitizer memcheck, racecheck and synccheck on DIR/*small*.cu, and writes OUT_DIR/codegen_gemm.json
@@ -23,6 +23,7 @@ kind_flags() {  # the harness's mode for the generated program
     case $(sed -n "1s/.*event program '\([a-z_]*\)'.*/\1/p" "$1") in
     batched_gemm) echo "-DKILN_Z=$(size "$1" Z)" ;;
     gemm_rowsum) echo -DKILN_ROWSUM ;;
+    gemm_splitk) echo -DKILN_SPLITK ;;
     dual_gemm) echo -DKILN_DUAL ;;
     esac
 }

@@ -99,12 +99,22 @@ double gemm_flops(const ir::Program& p, const interp::TensorMap& inputs) {
     return 2.0 * gemms * static_cast<double>(out.size()) * static_cast<double>(a.shape.back());
 }
 
+// All-ones bytes: NaN in every float type, so a workspace element the kernels read before
+// writing poisons the result.
+std::vector<char> poison(const codegen::SpecParam& p) {
+    return std::vector<char>(static_cast<std::size_t>(p.bytes()), static_cast<char>(0xff));
+}
+
 // One device buffer per entry parameter, filled with its input (outputs: NaN poison, so an
-// element the kernels never write reads back as unwritten).
+// element the kernels never write reads back as unwritten), and one per workspace (poison).
 std::vector<runtime::DeviceBuffer> upload(runtime::Driver& d, const codegen::LaunchSpec& spec,
                                           const interp::TensorMap& inputs) {
     std::vector<runtime::DeviceBuffer> buffers;
     for (const auto& p : spec.params) {
+        if (p.workspace) {
+            buffers.push_back(value_or_fail(runtime::DeviceBuffer::upload(d, p.name, poison(p))));
+            continue;
+        }
         auto it = inputs.find(p.name);
         if (it == inputs.end())
             fail({Diagnostic{{},
@@ -121,7 +131,7 @@ interp::TensorMap download_outputs(const codegen::LaunchSpec& spec,
     interp::TensorMap out;
     for (std::size_t i = 0; i < spec.params.size(); ++i) {
         const auto& p = spec.params[i];
-        if (p.privilege != ir::Privilege::Read)
+        if (p.privilege != ir::Privilege::Read && !p.workspace)
             out[p.name] = value_or_fail(
                 runtime::from_bytes(p.dtype, p.shape, value_or_fail(buffers[i].download())));
     }

@@ -114,7 +114,9 @@ struct Grid {
         copy_a.result = "e1";
         copy_b.result = "e2";
         a.name = "A2";
+        a.shape = {128, 64};
         b.name = "B2";
+        b.shape = {64, 256};
         plan.grid = &pfor;
     }
     TmaLoad load(const event::Op& copy, const event::TensorDecl& buf, std::set<std::string> vars,
@@ -156,11 +158,23 @@ TEST(ClusterPlan, AnOperandNotSharedByThePairIsRefused) {
               "depends on 'i', so the pair of row-adjacent tiles shares no operand to multicast");
 }
 
-TEST(ClusterPlan, OddPanelsAndOneDimensionalGridsAreRefused) {
+// A K-major A tile is one panel wide: the pair splits it by rows instead (pairs along j).
+TEST(ClusterPlan, AOnePanelTileIsSplitByRows) {
     Grid g;
+    g.pfor.loop.vars = {"j", "i"};
+    ClusterPlan c = plan_cluster(
+        g.plan, {g.load(g.copy_a, g.a, {"i", "k"}, 1), g.load(g.copy_b, g.b, {"j", "k"}, 4)});
+    EXPECT_EQ(c.pair_var, "j");
+    EXPECT_EQ(c.shared, (std::set<std::string>{"e1"}));
+    EXPECT_EQ(c.by_rows, (std::set<std::string>{"e1"}));
+}
+
+TEST(ClusterPlan, UnsplittableTilesAndOneDimensionalGridsAreRefused) {
+    Grid g;
+    g.b.shape = {12, 192}; // 3 panels of 12 rows: neither halves into whole panels nor atoms
     EXPECT_EQ(refusal(g.plan, {g.load(g.copy_b, g.b, {"j", "k"}, 3)}),
               "codegen: cannot lower copy %e2: cluster = 2: the pair splits the shared tile B2 by "
-              "64-column panels, and it has 3");
+              "64-column panels or by 8-row swizzle atoms, and it has 3 panels of 12 rows");
     g.pfor.loop.vars = {"i"};
     g.pfor.loop.extents = {5};
     EXPECT_EQ(refusal(g.plan, {g.load(g.copy_b, g.b, {"k"}, 4)}),

@@ -116,12 +116,16 @@ TEST(CudaEmitter, GemmRowsumZeroesFirstThenSumsRowsOverTheQuad) {
     auto generated = emit_cuda(l.program, l.options);
     ASSERT_TRUE(generated.ok()) << generated.error_text();
     const std::string& cuda = generated->source;
-    EXPECT_HAS(cuda, "gemm_rowsum_fill_e0(float* __restrict__ r) {");
-    EXPECT_HAS(cuda, "const int kiln_c0 = i * 128 + kiln_e % 128;");
-    EXPECT_HAS(cuda, "if (kiln_c0 < 256) r[kiln_c0] = 0.0f;");
+    EXPECT_HAS(cuda, "gemm_rowsum_pre_e0(float* __restrict__ r) {");
+    EXPECT_HAS(cuda, "const int kiln_r0 = kiln_v * 4 % 128;");
+    EXPECT_HAS(cuda, "if ((i * 128 + kiln_r0) + 3 < 256 && reinterpret_cast<uintptr_t>(r + kiln_d) "
+                     "% 16 == 0) {");
+    EXPECT_HAS(cuda, "kiln::dev::vec::store4(r + kiln_d, make_float4(0.0f, 0.0f, 0.0f, 0.0f));");
+    EXPECT_HAS(cuda, "if ((i * 128 + kiln_r0) + u < 256) r[kiln_d + u] = 0.0f;");
     EXPECT_HAS(cuda, "for (int n8 = 0; n8 < 32; ++n8) v0 += C5[4 * n8 + 2 * h] + "
                      "C5[4 * n8 + 2 * h + 1];");
-    EXPECT_HAS(cuda, "// after %e0[:]: kernel order: that fill kernel completed before this one");
+    EXPECT_HAS(cuda,
+               "// after %e0[:]: kernel order: that element-wise kernel completed before this one");
     EXPECT_HAS(cuda, "v0 += __shfl_xor_sync(0xffffffffu, v0, 1);");
     EXPECT_HAS(cuda, "v0 += __shfl_xor_sync(0xffffffffu, v0, 2);");
     EXPECT_HAS(cuda, "const int row = i * 128 + g * 64 + "
@@ -129,7 +133,7 @@ TEST(CudaEmitter, GemmRowsumZeroesFirstThenSumsRowsOverTheQuad) {
     EXPECT_HAS(cuda, "if (threadIdx.x % 4 == 0 && row < 256) atomicAdd(r + row, v0);");
     const LaunchSpec& s = generated->spec;
     ASSERT_EQ(s.kernels.size(), 2u);
-    EXPECT_EQ(s.kernels[0].symbol, "gemm_rowsum_fill_e0");
+    EXPECT_EQ(s.kernels[0].symbol, "gemm_rowsum_pre_e0");
     EXPECT_EQ(s.kernels[0].tiles, 2);
     ASSERT_EQ(s.kernels[0].args.size(), 1u);
     EXPECT_EQ(s.params[s.kernels[0].args[0].param].name, "r");
@@ -173,7 +177,9 @@ TEST(CudaEmitter, TmaStoreNeedsSixteenByteRows) {
     EXPECT_HAS(generated->source, "__nv_bfloat16* __restrict__ C");
 }
 
-TEST(CudaEmitter, FillKernelAfterTheMainKernelIsRefused) {
+// Element-wise kernels after the main one are fine (split-K's conversion), but the main kernel
+// cannot wait on one: kernels run in program order.
+TEST(CudaEmitter, MainKernelWaitingOnALaterKernelIsRefused) {
     Lowered l = lower("gemm_rowsum");
     auto& ops = l.program.body.ops;
     auto fill = std::find_if(ops.begin(), ops.end(), [](const event::Op& op) {
@@ -185,8 +191,9 @@ TEST(CudaEmitter, FillKernelAfterTheMainKernelIsRefused) {
     ops.push_back(moved);
     auto cuda = emit_cuda(l.program, l.options);
     ASSERT_FALSE(cuda.ok());
-    EXPECT_NE(cuda.error_text().find("cannot lower pfor %e0 (prange in rowsum_host_map): a BLOCK "
-                                     "pfor after the warp-specialized one"),
+    EXPECT_NE(cuda.error_text().find("cannot lower copy %e49 (copy-out r for store_thread): "
+                                     "reference %e0[:] is to an element-wise kernel launched "
+                                     "after this one"),
               std::string::npos)
         << cuda.error_text();
 }
@@ -232,7 +239,7 @@ TEST(CudaEmitter, KernelWithoutWarpSpecializationIsRefused) {
     EXPECT_NE(cuda.error_text().find("cannot lower pfor %e0"), std::string::npos)
         << cuda.error_text();
     EXPECT_NE(cuda.error_text().find("the generator emits warp-specialized kernels, and BLOCK "
-                                     "pfors that only fill global tensors; alloc C5"),
+                                     "pfors of element-wise calls on global tensors; alloc C5"),
               std::string::npos)
         << cuda.error_text();
 }

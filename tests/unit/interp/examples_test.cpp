@@ -109,6 +109,8 @@ INSTANTIATE_TEST_SUITE_P(
         ExampleCase{"gemm_rowsum",
                     {kDefaults, {{"M", 100}, {"N", 300}, {"K", 72}}, {{"M", 300}, {"N", 100}, {"K", 40}},
                      {{"M", 1}, {"N", 8}, {"K", 8}}}},
+        ExampleCase{"gemm_splitk",
+                    {kDefaults, {{"M", 130}, {"N", 70}, {"K", 2100}}, {{"M", 1}, {"N", 8}, {"K", 8}}}},
         ExampleCase{"attention_d64", {kDefaults, {{"Z", 1}, {"N", 200}}, {{"Z", 3}, {"N", 100}}, {{"Z", 1}, {"N", 17}}}},
         ExampleCase{"attention_d64_causal",
                     {kDefaults, {{"Z", 1}, {"N", 200}}, {{"Z", 3}, {"N", 100}}, {{"Z", 1}, {"N", 17}}}},
@@ -137,7 +139,8 @@ INSTANTIATE_TEST_SUITE_P(
     Interp, ExactExample,
     testing::Values(ExampleCase{"gemm", {kDefaults, {{"M", 129}, {"N", 257}, {"K", 65}}}},
                     ExampleCase{"batched_gemm", {{{"Z", 2}, {"M", 100}, {"N", 300}, {"K", 72}}}},
-                    ExampleCase{"gemm_rowsum", {kDefaults, {{"M", 100}, {"N", 300}, {"K", 72}}}}),
+                    ExampleCase{"gemm_rowsum", {kDefaults, {{"M", 100}, {"N", 300}, {"K", 72}}}},
+                    ExampleCase{"gemm_splitk", {{{"M", 130}, {"N", 70}, {"K", 2100}}}}),
     case_name);
 
 // The check can fail: the same example with one deliberate bug must not pass.

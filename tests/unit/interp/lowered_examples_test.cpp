@@ -84,6 +84,9 @@ TEST_P(LoweredReduce, DependMatchesTheInterpreter) {
 INSTANTIATE_TEST_SUITE_P(Examples, LoweredReduce,
                          testing::Values(example("gemm_rowsum",
                                                  {{"M", 130}, {"N", 300}, {"K", 40}}),
+                                         // two K chunks of one tile: the chunks' adds commute
+                                         example("gemm_splitk",
+                                                 {{"M", 70}, {"N", 40}, {"K", 1030}}),
                                          depend_case("reduce_arg")),
                          case_name);
 

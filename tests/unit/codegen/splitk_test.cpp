@@ -1,0 +1,88 @@
+// Split-K (examples/gemm_splitk.kiln): a workspace the launcher allocates, an element-wise kernel
+// zeroing it before the main kernel, accumulator tiles added into it with vector reductions, an
+// element-wise kernel converting it after; in 2-CTA clusters the column-adjacent pair shares the
+// A tile, split by rows.
+#include "codegen/launch_spec.h"
+#include "lowered_example.h"
+
+namespace kiln::codegen {
+namespace {
+
+using testing::emit;
+using testing::lower;
+
+const passes::Sizes kSkinny = {{"M", 127}, {"N", 4096}, {"K", 4096}};
+
+TEST(SplitK, ZeroesAddsPartialTilesAndConvertsInThreeKernels) {
+    testing::Lowered l = lower("gemm_splitk", kSkinny);
+    auto generated = emit_cuda(l.program, l.options);
+    ASSERT_TRUE(generated.ok()) << generated.error_text();
+    const std::string& cuda = generated->source;
+    EXPECT_HAS(cuda, "gemm_splitk_pre_e0(float* __restrict__ P1) {");
+    EXPECT_HAS(cuda, "for (int e = 0; e < 32; ++e) D4[e] += C4[e];");
+    EXPECT_HAS(cuda, "// red.global.add copy(P1, D4): accumulator coordinates of wgmma");
+    EXPECT_HAS(cuda, "if (col + 1 < 4096) kiln::dev::atomic::red_add_pair(out + col, v0, v1);");
+    EXPECT_HAS(cuda, "gemm_splitk_post_e53(__nv_bfloat16* __restrict__ C, const float* "
+                     "__restrict__ P1) {");
+    EXPECT_HAS(cuda, "kiln::dev::vec::store4(C + kiln_d, kiln::dev::vec::load4(P1 + kiln_s));");
+    // The caller passes C, A and B; the launcher owns P1, one per stream.
+    EXPECT_HAS(cuda, "extern \"C\" int kiln_launch_gemm_splitk(void* C, const void* A, const void* "
+                     "B, int M, int N, int K, cudaStream_t stream) {");
+    EXPECT_HAS(cuda, "if (!slot && cudaMalloc(&slot, 2080768) != cudaSuccess) return 4;");
+    const LaunchSpec& s = generated->spec;
+    ASSERT_EQ(s.kernels.size(), 3u);
+    EXPECT_EQ(s.kernels[0].symbol, "gemm_splitk_pre_e0");
+    EXPECT_EQ(s.kernels[1].symbol, "gemm_splitk");
+    EXPECT_EQ(s.kernels[1].tiles, 1 * 64 * 4); // row tiles x column tiles x K chunks
+    EXPECT_EQ(s.kernels[2].symbol, "gemm_splitk_post_e53");
+    ASSERT_EQ(s.params.size(), 4u);
+    EXPECT_EQ(s.params[3].name, "P1");
+    EXPECT_TRUE(s.params[3].workspace);
+    EXPECT_FALSE(s.params[0].workspace);
+    auto back = launch_spec_from_json(to_json(s));
+    ASSERT_TRUE(back.ok()) << back.error_text();
+    EXPECT_EQ(*back, s);
+}
+
+TEST(SplitK, ClusterPairSharesTheATileSplitByRows) {
+    testing::Lowered l = lower("gemm_splitk", kSkinny, 2);
+    auto generated = emit_cuda(l.program, l.options);
+    ASSERT_TRUE(generated.ok()) << generated.error_text();
+    EXPECT_HAS(generated->source, "// shared by the pair: this CTA loads rows [64 * cta_rank, 64 "
+                                  "* (cta_rank + 1)) of each panel into both CTAs");
+    EXPECT_HAS(generated->source, "kiln::dev::tma::load_multicast((A2_smem + st.stage * 16384) + "
+                                  "cta_rank * 8192, &tm_A, &full[st.stage], 0b11, s * 1024 + k * "
+                                  "64, (i * 128) + cta_rank * 64);");
+    const auto& main = generated->spec.kernels[1];
+    EXPECT_EQ(main.cluster, 2);
+    EXPECT_EQ(main.args[1].map.box, (std::vector<uint32_t>{64, 64})); // A: half its 128 rows
+}
+
+TEST(SplitK, ReducingCopyIntoA16BitTileIsRefused) {
+    testing::Lowered l = lower("gemm_splitk");
+    for (auto& op : l.program.body.ops)
+        if (op.kind == event::OpKind::Alloc && op.alloc.name == "P1")
+            op.alloc.dtype = ir::DType::BF16;
+    auto cuda = emit_cuda(l.program, l.options);
+    ASSERT_FALSE(cuda.ok());
+    EXPECT_NE(cuda.error_text().find("cannot lower copy %e48 (copy-out D for store_thread): a "
+                                     "reducing copy adds into f32 tensors only, not bf16 P1"),
+              std::string::npos)
+        << cuda.error_text();
+}
+
+TEST(SplitK, WorkspaceMustBeGlobal) {
+    testing::Lowered l = lower("gemm_splitk");
+    for (auto& op : l.program.body.ops)
+        if (op.kind == event::OpKind::Alloc && op.alloc.name == "P1")
+            op.alloc.memory = ir::Memory::Shared;
+    auto cuda = emit_cuda(l.program, l.options);
+    ASSERT_FALSE(cuda.ok());
+    EXPECT_NE(cuda.error_text().find("cannot lower alloc P1: top-level tensors must be GLOBAL "
+                                     "(entry parameters or workspaces), not SHARED"),
+              std::string::npos)
+        << cuda.error_text();
+}
+
+} // namespace
+} // namespace kiln::codegen
