@@ -121,7 +121,8 @@ private:
         w_.line("#include <cuda_runtime.h>");
         w_.raw("#endif");
         for (const char* h :
-             {"cstdint", "atomic", "barrier", "fence", "mbarrier", "regs", "swizzle", "tma", "vector", "wgmma"})
+             {"cstdint", "atomic", "barrier", "fence", "grid_dependency", "mbarrier", "regs",
+              "swizzle", "tma", "vector", "wgmma"})
             w_.line(std::string("#include \"kiln/") + h + ".cuh\"");
         if (clustered())
             w_.line("#include \"kiln/cluster.cuh\"");
@@ -213,6 +214,9 @@ private:
         } else {
             w_.line("__syncthreads();");
         }
+        if (!plan_.post_grids.empty())
+            w_.line("kiln::dev::grid::launch_dependents();  // the next kernel may be scheduled "
+                    "(it waits for this one to complete)");
         w_.open("if (threadIdx.x / 128 == 0)");
         dma_role();
         w_.otherwise();
@@ -226,6 +230,21 @@ private:
         w_.raw("#endif");
         w_.close();
         w_.line("");
+    }
+
+    // Whether the TMA loads read a tensor an earlier element-wise kernel touches: then the DMA
+    // role waits for it too (otherwise it streams operands while the earlier kernel finishes).
+    bool dma_waits_for_previous() const {
+        std::set<std::string> touched;
+        for (const auto* pfor : plan_.pre_grids)
+            for (const auto& op : pfor->loop.body.ops)
+                for (const auto& v : op.args)
+                    if (auto p = resolve_piece(plan_.scope, v))
+                        touched.insert(p->tensor->name);
+        for (const auto& l : loads_)
+            if (touched.count(l.global->name))
+                return true;
+        return false;
     }
 
     void tile_loop_head() {
@@ -278,6 +297,9 @@ private:
         w_.line("kiln::dev::regs::decrease<" + std::to_string(c.dma_registers) +
                 ">();  // dma_registers = " + std::to_string(c.dma_registers));
         w_.open("if (threadIdx.x == 0)");
+        if (dma_waits_for_previous())
+            w_.line("kiln::dev::grid::wait_previous();  // an earlier kernel writes what the TMA "
+                    "loads");
         w_.line("kiln::dev::mbarrier::PipelineState<kStages> st;");
         tile_loop_head();
         w_.line("// " + op_name(*plan_.loop));
@@ -356,6 +378,9 @@ private:
         w_.line("const int " + d[2].var + " = threadIdx.x % 32;  // THREAD");
         w_.line("const int wg_thread = threadIdx.x % 128;");
         w_.line("(void)" + d[0].var + "; (void)" + d[1].var + "; (void)wg_thread;");
+        if (!plan_.pre_grids.empty())
+            w_.line("kiln::dev::grid::wait_previous();  // the earlier kernels' writes (this one "
+                    "overlaps their tail; the DMA role already loads)");
         for (const auto* r : plan_.registers) {
             w_.line(cuda_type(r->dtype) + " " + r->name + "[" + std::to_string(elements(r->shape)) +
                     "];  // alloc " + r->name + " : REGISTER " +
@@ -469,7 +494,8 @@ private:
                        static_cast<int>(plan_.threads()),
                        smem_total_,
                        {},
-                       static_cast<int>(cluster_.size)};
+                       static_cast<int>(cluster_.size),
+                       !plan_.pre_grids.empty()};
         for (const auto* p : plan_.params) {
             const int index = static_cast<int>(s.params.size());
             s.params.push_back({p->name, p->dtype, p->shape,

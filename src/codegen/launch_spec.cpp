@@ -72,9 +72,12 @@ json kernel_json(const KernelLaunch& k) {
     json args = json::array();
     for (const auto& a : k.args)
         args.push_back(arg_json(a));
-    return {{"symbol", k.symbol},   {"tiles", k.tiles},           {"persistent", k.persistent},
-            {"threads", k.threads}, {"smem_bytes", k.smem_bytes}, {"args", args},
-            {"cluster", k.cluster}};
+    json j = {{"symbol", k.symbol},   {"tiles", k.tiles},           {"persistent", k.persistent},
+              {"threads", k.threads}, {"smem_bytes", k.smem_bytes}, {"args", args},
+              {"cluster", k.cluster}};
+    if (k.overlaps_previous)
+        j["overlaps_previous"] = true;
+    return j;
 }
 
 KernelLaunch kernel_from(const json& j, std::size_t params) {
@@ -84,7 +87,8 @@ KernelLaunch kernel_from(const json& j, std::size_t params) {
                    j.at("threads").get<int>(),
                    j.at("smem_bytes").get<int64_t>(),
                    {},
-                   j.value("cluster", 1)};
+                   j.value("cluster", 1),
+                   j.value("overlaps_previous", false)};
     if (k.symbol.empty() || k.tiles < 1 || k.threads < 1 || k.threads > 1024 || k.smem_bytes < 0 ||
         k.cluster < 1 || k.cluster > 8)
         bad("kernel '" + k.symbol +

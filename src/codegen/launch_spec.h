@@ -55,6 +55,9 @@ struct KernelLaunch {
     int64_t smem_bytes = 0; // dynamic shared memory
     std::vector<SpecArg> args;
     int cluster = 1; // CTAs per thread-block cluster (launch attribute when > 1)
+    // Launched with programmatic stream serialization: it may start while the previous kernel
+    // runs, and waits for it (griddepcontrol.wait) before touching what that kernel writes.
+    bool overlaps_previous = false;
     // Grid size in CTAs, given how many clusters (CTAs when cluster = 1: the SM count) can be
     // resident at once.
     int64_t grid(int64_t resident) const {

@@ -87,25 +87,38 @@ std::string pointer_arg(const SpecParam& p) {
            (written(p) ? p.name : "const_cast<void*>(" + p.name + ")") + ")";
 }
 
-// A cluster launch (cudaLaunchKernelEx with the cluster-dimension attribute). A persistent grid
-// must be co-resident: GPCs with an odd number of free SMs leave some unused, so fewer than
-// SMs / cluster clusters may fit, and the occupancy API says how many (extra clusters would run
-// as a second wave).
-void cluster_launch(CodeWriter& w, const KernelLaunch& k, const std::vector<std::string>& args) {
+// A launch through cudaLaunchKernelEx with attributes: the cluster dimension, and programmatic
+// stream serialization for a kernel that overlaps the previous one (it waits for it on the
+// device). A persistent cluster grid must be co-resident: GPCs with an odd number of free SMs
+// leave some unused, so fewer than SMs / cluster clusters may fit, and the occupancy API says
+// how many (extra clusters would run as a second wave).
+void attributed_launch(CodeWriter& w, const KernelLaunch& k,
+                       const std::vector<std::string>& args) {
     const std::string tiles = std::to_string(k.tiles), size = std::to_string(k.cluster);
-    w.line("cudaLaunchAttribute cluster_dims[1];");
-    w.line("cluster_dims[0].id = cudaLaunchAttributeClusterDimension;");
-    w.line("cluster_dims[0].val.clusterDim.x = " + size + ";");
-    w.line("cluster_dims[0].val.clusterDim.y = 1;");
-    w.line("cluster_dims[0].val.clusterDim.z = 1;");
+    int n = 0;
+    w.line("cudaLaunchAttribute attrs[2];");
+    if (k.cluster > 1) {
+        w.line("attrs[0].id = cudaLaunchAttributeClusterDimension;");
+        w.line("attrs[0].val.clusterDim.x = " + size + ";");
+        w.line("attrs[0].val.clusterDim.y = 1;");
+        w.line("attrs[0].val.clusterDim.z = 1;");
+        ++n;
+    }
+    if (k.overlaps_previous) {
+        const std::string a = "attrs[" + std::to_string(n) + "]";
+        w.line(a + ".id = cudaLaunchAttributeProgrammaticStreamSerialization;");
+        w.line(a + ".val.programmaticStreamSerializationAllowed = 1;");
+        ++n;
+    }
     w.line("cudaLaunchConfig_t config = {};");
-    w.line("config.gridDim = dim3(sms / " + size + " * " + size + ");");
+    w.line(k.cluster > 1 ? "config.gridDim = dim3(sms / " + size + " * " + size + ");"
+                         : "config.gridDim = dim3(grid);");
     w.line("config.blockDim = dim3(" + std::to_string(k.threads) + ");");
     w.line("config.dynamicSmemBytes = " + std::to_string(k.smem_bytes) + ";");
     w.line("config.stream = stream;");
-    w.line("config.attrs = cluster_dims;");
-    w.line("config.numAttrs = 1;");
-    if (k.persistent) {
+    w.line("config.attrs = attrs;");
+    w.line("config.numAttrs = " + std::to_string(n) + ";");
+    if (k.cluster > 1 && k.persistent) {
         w.line("// asked once: the query costs more host time than a small kernel runs");
         w.open("static const int clusters = [&]");
         w.line("int n = 0;");
@@ -115,7 +128,7 @@ void cluster_launch(CodeWriter& w, const KernelLaunch& k, const std::vector<std:
         w.close("();");
         w.line("config.gridDim = dim3((" + tiles + " < clusters ? " + tiles + " : clusters) * " +
                size + ");");
-    } else {
+    } else if (k.cluster > 1) {
         w.line("config.gridDim = dim3(" + tiles + " * " + size + ");");
     }
     w.line("if (cudaLaunchKernelEx(&config, " + k.symbol + ", " + join(args, ", ") +
@@ -150,8 +163,8 @@ void launch(CodeWriter& w, const LaunchSpec& s, const KernelLaunch& k) {
            ") != cudaSuccess) return 3;");
     w.line("smem_set_on = device;");
     w.close();
-    if (k.cluster > 1) {
-        cluster_launch(w, k, args);
+    if (k.cluster > 1 || k.overlaps_previous) {
+        attributed_launch(w, k, args);
         w.close();
         return;
     }

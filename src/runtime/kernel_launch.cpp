@@ -94,6 +94,7 @@ Result<PreparedLaunch> PreparedLaunch::prepare(Driver& d, const KernelModule& mo
                       static_cast<unsigned>(k.threads),
                       static_cast<unsigned>(k.smem_bytes),
                       static_cast<unsigned>(k.cluster),
+                      k.overlaps_previous,
                       std::vector<CUtensorMap>(k.args.size()),
                       std::vector<CUdeviceptr>(k.args.size()),
                       {}};
@@ -121,9 +122,9 @@ std::optional<Diagnostic> PreparedLaunch::enqueue(CUstream stream) const {
     for (const auto& k : kernels_) {
         auto args = k.args; // cuLaunchKernel takes a non-const array
         CUresult r = CUDA_SUCCESS;
-        if (k.cluster > 1) {
-            CUlaunchAttribute dims;
-            CUlaunchConfig config = launch_config(k, k.grid, stream, dims);
+        if (k.cluster > 1 || k.overlaps_previous) {
+            CUlaunchAttribute attrs[2];
+            CUlaunchConfig config = launch_config(k, k.grid, stream, attrs);
             r = driver_->launch_kernel_ex(&config, k.function, args.data(), nullptr);
         } else {
             r = driver_->launch_kernel(k.function, k.grid, 1, 1, k.threads, 1, 1, k.smem, stream,
@@ -136,12 +137,22 @@ std::optional<Diagnostic> PreparedLaunch::enqueue(CUstream stream) const {
 }
 
 CUlaunchConfig PreparedLaunch::launch_config(const Kernel& k, unsigned grid, CUstream stream,
-                                             CUlaunchAttribute& cluster_dims) {
-    cluster_dims = {};
-    cluster_dims.id = CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION;
-    cluster_dims.value.clusterDim.x = k.cluster;
-    cluster_dims.value.clusterDim.y = 1;
-    cluster_dims.value.clusterDim.z = 1;
+                                             CUlaunchAttribute (&attrs)[2]) {
+    unsigned n = 0;
+    if (k.cluster > 1) {
+        attrs[n] = {};
+        attrs[n].id = CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION;
+        attrs[n].value.clusterDim.x = k.cluster;
+        attrs[n].value.clusterDim.y = 1;
+        attrs[n].value.clusterDim.z = 1;
+        ++n;
+    }
+    if (k.overlaps_previous) {
+        attrs[n] = {};
+        attrs[n].id = CU_LAUNCH_ATTRIBUTE_PROGRAMMATIC_STREAM_SERIALIZATION;
+        attrs[n].value.programmaticStreamSerializationAllowed = 1;
+        ++n;
+    }
     CUlaunchConfig c{};
     c.gridDimX = grid;
     c.gridDimY = c.gridDimZ = 1;
@@ -149,8 +160,8 @@ CUlaunchConfig PreparedLaunch::launch_config(const Kernel& k, unsigned grid, CUs
     c.blockDimY = c.blockDimZ = 1;
     c.sharedMemBytes = k.smem;
     c.hStream = stream;
-    c.attrs = &cluster_dims;
-    c.numAttrs = 1;
+    c.attrs = attrs;
+    c.numAttrs = n;
     return c;
 }
 
@@ -161,9 +172,9 @@ int64_t PreparedLaunch::resident_clusters(Driver& d, const Kernel& k) {
     if (k.cluster == 1)
         return d.device.sms;
     const int64_t fallback = d.device.sms / k.cluster;
-    CUlaunchAttribute dims;
+    CUlaunchAttribute attrs[2];
     CUlaunchConfig config =
-        launch_config(k, static_cast<unsigned>(fallback * k.cluster), nullptr, dims);
+        launch_config(k, static_cast<unsigned>(fallback * k.cluster), nullptr, attrs);
     int clusters = 0;
     if (d.max_active_clusters(&clusters, k.function, &config) != CUDA_SUCCESS || clusters < 1)
         return fallback;

@@ -31,13 +31,15 @@ private:
         CUfunction function = nullptr;
         std::string symbol;
         unsigned grid = 1, threads = 1, smem = 0, cluster = 1;
+        bool overlaps_previous = false; // programmatic stream serialization
         std::vector<CUtensorMap> maps;     // one per argument (used by tensor-map arguments)
         std::vector<CUdeviceptr> pointers; // one per argument (used by pointer arguments)
         std::vector<void*> args;           // into maps / pointers
     };
-    // A cluster launch's configuration over `grid` CTAs; `cluster_dims` is its one attribute.
+    // A cuLaunchKernelEx configuration over `grid` CTAs, its attributes (the cluster dimension,
+    // programmatic stream serialization) written into `attrs`.
     static CUlaunchConfig launch_config(const Kernel& k, unsigned grid, CUstream stream,
-                                        CUlaunchAttribute& cluster_dims);
+                                        CUlaunchAttribute (&attrs)[2]);
     static int64_t resident_clusters(Driver& d, const Kernel& k);
     Driver* driver_ = nullptr;
     std::vector<Kernel> kernels_;

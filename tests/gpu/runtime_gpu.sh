@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # `kiln run --gpu` on a GPU machine: the generated GEMM, batched GEMM, dual GEMM (SwiGLU) and
-# GEMM + row sum (two kernels) at small, ragged and large sizes, both epilogues, GEMM and row sum
-# in 2-CTA clusters, each run twice
+# GEMM + row sum (two kernels), split-K GEMM (three kernels and a workspace) at small, ragged and
+# large sizes, both epilogues, GEMM, row sum and split-K in 2-CTA clusters, each run twice
 # — the first compiles with NVRTC into a fresh kernel cache, the second must hit it — every run
 # checked against the float64 reference on fresh random data and timed (median of CUDA-event-timed launches). Then: a shape the TMA
 # cannot describe (row stride not a multiple of 16 bytes) must be refused with a message, a
@@ -77,6 +77,11 @@ twice gemm_rowsum "${big[@]}"
 twice gemm --size M=328 --size N=312 --size K=104 --cluster 2 --epilogue tma
 twice gemm "${big[@]}" --cluster 2 --epilogue tma
 twice gemm_rowsum --size M=328 --size N=312 --size K=104 --cluster 2
+# Split-K: a workspace the runtime allocates (poisoned), zeroed by the first kernel, partial tiles
+# added with red.global.add by the second, converted by the third; K=4104 makes 3 chunks, the
+# last one ragged; in clusters the column-adjacent pair multicasts A by rows.
+twice gemm_splitk --size K=4104
+twice gemm_splitk --size M=127 --size N=4096 --size K=4096 --cluster 2
 
 # K=100 bf16 rows are 200 bytes: the TMA cannot stride them; refused, not run wrong.
 run 1 "not a multiple of 16 as the TMA requires" run examples/gemm.kiln --gpu \
@@ -92,6 +97,11 @@ run 0 "kernel cache: hit" run examples/gemm.kiln --gpu --iters 0
 echo "\$ compute-sanitizer --tool memcheck kiln run examples/gemm.kiln --gpu --size M=200 --size N=312 --size K=104 --iters 1 --warmup 0"
 timeout 120 compute-sanitizer --tool memcheck --error-exitcode 9 "$KILN" run examples/gemm.kiln \
     --gpu --size M=200 --size N=312 --size K=104 --iters 1 --warmup 0 2>&1 | tail -4
+[[ ${PIPESTATUS[0]} -eq 0 ]] || { echo "^^^ UNEXPECTED: memcheck failed"; fail=1; }
+
+echo "\$ compute-sanitizer --tool memcheck kiln run examples/gemm_splitk.kiln --gpu --size M=200 --size N=312 --size K=1000 --tunable KC=256 --iters 1 --warmup 0"
+timeout 120 compute-sanitizer --tool memcheck --error-exitcode 9 "$KILN" run examples/gemm_splitk.kiln \
+    --gpu --size M=200 --size N=312 --size K=1000 --tunable KC=256 --iters 1 --warmup 0 2>&1 | tail -4
 [[ ${PIPESTATUS[0]} -eq 0 ]] || { echo "^^^ UNEXPECTED: memcheck failed"; fail=1; }
 
 echo "runtime_gpu: $([[ $fail == 0 ]] && echo ALL OK || echo FAILURES)"

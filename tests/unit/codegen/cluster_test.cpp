@@ -65,7 +65,7 @@ TEST(Cluster, LauncherAndSpecLaunchClusters) {
     EXPECT_EQ(k.grid(66), 132); // 66 resident pairs
     EXPECT_EQ(k.grid(300), 512);
     const std::string& cuda = generated->source;
-    EXPECT_HAS(cuda, "cluster_dims[0].val.clusterDim.x = 2;");
+    EXPECT_HAS(cuda, "attrs[0].val.clusterDim.x = 2;");
     EXPECT_HAS(cuda, "static const int clusters = [&] {");
     EXPECT_HAS(cuda, "if (cudaOccupancyMaxActiveClusters(&n, gemm, &config) != cudaSuccess || n "
                      "< 1) n = sms / 2;");

@@ -33,7 +33,7 @@ TEST(SplitK, ZeroesAddsPartialTilesAndConvertsInThreeKernels) {
     ASSERT_EQ(s.kernels.size(), 3u);
     EXPECT_EQ(s.kernels[0].symbol, "gemm_splitk_pre_e0");
     EXPECT_EQ(s.kernels[1].symbol, "gemm_splitk");
-    EXPECT_EQ(s.kernels[1].tiles, 1 * 64 * 4); // row tiles x column tiles x K chunks
+    EXPECT_EQ(s.kernels[1].tiles, 1 * 64 * 2); // row tiles x column tiles x K chunks
     EXPECT_EQ(s.kernels[2].symbol, "gemm_splitk_post_e53");
     ASSERT_EQ(s.params.size(), 4u);
     EXPECT_EQ(s.params[3].name, "P1");
@@ -44,6 +44,40 @@ TEST(SplitK, ZeroesAddsPartialTilesAndConvertsInThreeKernels) {
     EXPECT_EQ(*back, s);
 }
 
+TEST(SplitK, ElementwiseKernelsSpreadEachTileOverSeveralCtas) {
+    testing::Lowered l = lower("gemm_splitk", {{"M", 1024}, {"N", 1024}, {"K", 16384}});
+    auto generated = emit_cuda(l.program, l.options);
+    ASSERT_TRUE(generated.ok()) << generated.error_text();
+    // The example's 128 x 64 tiles: 2048 vectors, 2 CTAs of 256 threads x 4 vectors each.
+    EXPECT_HAS(generated->source, "const int kiln_part = blockIdx.x % 2;");
+    EXPECT_HAS(generated->source, "const int kiln_v = kiln_part * 1024 + threadIdx.x + kiln_it * 256;");
+    const auto& s = generated->spec;
+    EXPECT_EQ(s.kernels[0].tiles, 8 * 16 * 2); // (i, j) tiles x CTAs per tile
+    EXPECT_EQ(s.kernels[2].tiles, 8 * 16 * 2);
+}
+
+// Each kernel after the first overlaps its predecessor's tail (programmatic dependent launch)
+// and waits for it on the device before touching what it wrote; the GEMM's DMA role, which
+// loads only A and B, does not wait.
+TEST(SplitK, LaterKernelsOverlapTheirPredecessorsAndWaitOnTheDevice) {
+    testing::Lowered l = lower("gemm_splitk", kSkinny);
+    auto generated = emit_cuda(l.program, l.options);
+    ASSERT_TRUE(generated.ok()) << generated.error_text();
+    const std::string& cuda = generated->source;
+    const auto& s = generated->spec;
+    ASSERT_EQ(s.kernels.size(), 3u);
+    EXPECT_FALSE(s.kernels[0].overlaps_previous);
+    EXPECT_TRUE(s.kernels[1].overlaps_previous);
+    EXPECT_TRUE(s.kernels[2].overlaps_previous);
+    EXPECT_HAS(cuda, "attrs[0].id = cudaLaunchAttributeProgrammaticStreamSerialization;");
+    EXPECT_HAS(cuda, "kiln::dev::grid::wait_previous();  // the earlier kernels' writes");
+    EXPECT_HAS(cuda, "kiln::dev::grid::wait_previous();  // the previous kernel's writes");
+    EXPECT_EQ(cuda.find("an earlier kernel writes what the TMA loads"), std::string::npos);
+    auto back = launch_spec_from_json(to_json(s));
+    ASSERT_TRUE(back.ok()) << back.error_text();
+    EXPECT_TRUE(back->kernels[2].overlaps_previous);
+}
+
 TEST(SplitK, ClusterPairSharesTheATileSplitByRows) {
     testing::Lowered l = lower("gemm_splitk", kSkinny, 2);
     auto generated = emit_cuda(l.program, l.options);
@@ -51,7 +85,7 @@ TEST(SplitK, ClusterPairSharesTheATileSplitByRows) {
     EXPECT_HAS(generated->source, "// shared by the pair: this CTA loads rows [64 * cta_rank, 64 "
                                   "* (cta_rank + 1)) of each panel into both CTAs");
     EXPECT_HAS(generated->source, "kiln::dev::tma::load_multicast((A2_smem + st.stage * 16384) + "
-                                  "cta_rank * 8192, &tm_A, &full[st.stage], 0b11, s * 1024 + k * "
+                                  "cta_rank * 8192, &tm_A, &full[st.stage], 0b11, s * 2048 + k * "
                                   "64, (i * 128) + cta_rank * 64);");
     const auto& main = generated->spec.kernels[1];
     EXPECT_EQ(main.cluster, 2);

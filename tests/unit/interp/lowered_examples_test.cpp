@@ -86,7 +86,7 @@ INSTANTIATE_TEST_SUITE_P(Examples, LoweredReduce,
                                                  {{"M", 130}, {"N", 300}, {"K", 40}}),
                                          // two K chunks of one tile: the chunks' adds commute
                                          example("gemm_splitk",
-                                                 {{"M", 70}, {"N", 40}, {"K", 1030}}),
+                                                 {{"M", 70}, {"N", 40}, {"K", 2060}}),
                                          depend_case("reduce_arg")),
                          case_name);
 
