@@ -7,11 +7,14 @@
 #include <cuda_fp8.h>
 #include <vector>
 
+#include "kiln/atomic.cuh"
 #include "kiln/barrier.cuh"
 #include "kiln/fence.cuh"
+#include "kiln/grid_dependency.cuh"
 #include "kiln/mbarrier.cuh"
 #include "kiln/swizzle.cuh"
 #include "kiln/tma.cuh"
+#include "kiln/vector.cuh"
 #include "kiln/wgmma.cuh"
 
 namespace dev = kiln::dev;
@@ -151,6 +154,43 @@ __global__ void named_barrier_kernel(int* out) {
     if (threadIdx.x % 64 == 63) out[half] = v[half];
 }
 
+// 5. red_add_pair / red_add: every thread of 64 blocks adds (t, 2t) into pair t % 64 and t into
+// element 0; integer values, so the sums are exact whatever order the adds land in.
+__global__ void red_kernel(float* out) {
+    const int t = threadIdx.x;
+    dev::atomic::red_add_pair(out + 2 * (t % 64), float(t), float(2 * t));
+    dev::atomic::red_add(out + 128, float(t));
+}
+
+// 6. load4 / store4: four floats converted to bf16, f16 and f32 in one access each.
+__global__ void vec_kernel(const float* in, __nv_bfloat16* b, __half* h, float* f) {
+    const int i = 4 * threadIdx.x;
+    const float4 v = dev::vec::load4(in + i);
+    dev::vec::store4(b + i, v);
+    dev::vec::store4(h + i, v);
+    dev::vec::store4(f + i, v);
+}
+
+// 7. Programmatic dependent launch: the producer lets the consumer launch at once, then writes
+// slowly; the consumer, launched with programmatic stream serialization, must see every write
+// after wait_previous (without it, it would read the zeros the memset left).
+__global__ void producer_kernel(int* data, int n) {
+    dev::grid::launch_dependents();
+    for (int i = threadIdx.x; i < n; i += blockDim.x) {
+        const long long until = clock64() + 20000;
+        while (clock64() < until) {
+        }
+        data[i] = i + 1;
+    }
+}
+__global__ void consumer_kernel(const int* data, int n, long long* sum) {
+    dev::grid::wait_previous();
+    long long s = 0;
+    for (int i = 0; i < n; ++i)
+        s += data[i];
+    *sum = s;
+}
+
 int main() {
     // --- TMA + swizzle ---
     {
@@ -212,6 +252,80 @@ int main() {
         CHECK_CUDA(cudaMemcpy(v, o, 8, cudaMemcpyDeviceToHost));
         expect(v[0] == 10 && v[1] == 11, "named_barrier: two independent 64-thread barriers");
         cudaFree(o);
+    }
+    // --- atomic reductions ---
+    {
+        float* o;
+        CHECK_CUDA(cudaMalloc(&o, 129 * sizeof(float)));
+        CHECK_CUDA(cudaMemset(o, 0, 129 * sizeof(float)));
+        red_kernel<<<64, 256>>>(o);
+        CHECK_CUDA(cudaGetLastError());
+        std::vector<float> got(129);
+        CHECK_CUDA(cudaMemcpy(got.data(), o, got.size() * sizeof(float), cudaMemcpyDeviceToHost));
+        bool ok = got[128] == 64.0f * (255 * 256 / 2);
+        for (int p = 0; p < 64; ++p) { // threads p, p + 64, p + 128, p + 192 of every block
+            const float want = 64.0f * (4 * p + 384);
+            ok &= got[2 * p] == want && got[2 * p + 1] == 2 * want;
+        }
+        expect(ok, "atomic: red_add_pair and red_add from 16384 threads sum exactly");
+        cudaFree(o);
+    }
+    // --- vector loads and converting stores ---
+    {
+        const int n = 256;
+        std::vector<float> h(n);
+        for (int i = 0; i < n; ++i)
+            h[i] = (i - 128) * 0.25f; // at most 8 significant bits: exact in bf16 and f16
+        float *in, *f;
+        __nv_bfloat16* b;
+        __half* hh;
+        CHECK_CUDA(cudaMalloc(&in, n * 4));
+        CHECK_CUDA(cudaMalloc(&f, n * 4));
+        CHECK_CUDA(cudaMalloc(&b, n * 2));
+        CHECK_CUDA(cudaMalloc(&hh, n * 2));
+        CHECK_CUDA(cudaMemcpy(in, h.data(), n * 4, cudaMemcpyHostToDevice));
+        vec_kernel<<<1, n / 4>>>(in, b, hh, f);
+        CHECK_CUDA(cudaGetLastError());
+        std::vector<__nv_bfloat16> gb(n);
+        std::vector<__half> gh(n);
+        std::vector<float> gf(n);
+        CHECK_CUDA(cudaMemcpy(gb.data(), b, n * 2, cudaMemcpyDeviceToHost));
+        CHECK_CUDA(cudaMemcpy(gh.data(), hh, n * 2, cudaMemcpyDeviceToHost));
+        CHECK_CUDA(cudaMemcpy(gf.data(), f, n * 4, cudaMemcpyDeviceToHost));
+        bool ok = true;
+        for (int i = 0; i < n; ++i)
+            ok &= __bfloat162float(gb[i]) == h[i] && __half2float(gh[i]) == h[i] && gf[i] == h[i];
+        expect(ok, "vec: load4 + store4 to bf16, f16 and f32 keep every element in place");
+        cudaFree(in);
+        cudaFree(f);
+        cudaFree(b);
+        cudaFree(hh);
+    }
+    // --- programmatic dependent launch ---
+    {
+        const int n = 4096;
+        int* data;
+        long long* sum;
+        CHECK_CUDA(cudaMalloc(&data, n * sizeof(int)));
+        CHECK_CUDA(cudaMalloc(&sum, sizeof(long long)));
+        CHECK_CUDA(cudaMemset(data, 0, n * sizeof(int)));
+        producer_kernel<<<1, 128>>>(data, n);
+        cudaLaunchAttribute attr;
+        attr.id = cudaLaunchAttributeProgrammaticStreamSerialization;
+        attr.val.programmaticStreamSerializationAllowed = 1;
+        cudaLaunchConfig_t config = {};
+        config.gridDim = dim3(1);
+        config.blockDim = dim3(1);
+        config.attrs = &attr;
+        config.numAttrs = 1;
+        CHECK_CUDA(cudaLaunchKernelEx(&config, consumer_kernel, static_cast<const int*>(data), n,
+                                      sum));
+        long long got = 0;
+        CHECK_CUDA(cudaMemcpy(&got, sum, sizeof(got), cudaMemcpyDeviceToHost));
+        expect(got == 1LL * n * (n + 1) / 2,
+               "grid: a programmatic dependent sees all its predecessor's writes after wait_previous");
+        cudaFree(data);
+        cudaFree(sum);
     }
     printf("test_device_lib: %d failure(s)\n", failures);
     return failures ? 1 : 0;
