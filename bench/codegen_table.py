@@ -129,10 +129,9 @@ def main():
         if is_small(r) or direct:
             continue
         first = r["peers"][0]["ratio"]
-        if r["kind"] == "gemm" and (ragged(r) or in_issue_set(r)):
-            note("gemm_ragged" if ragged(r) else "gemm", r, first)
-        elif r["kind"] == "gemm":
-            note("gemm_other", r, first)
+        if r["kind"] == "gemm":
+            counted = ragged(r) or in_issue_set(r)
+            note(("gemm_ragged" if ragged(r) else "gemm") if counted else "gemm_other", r, first)
             if t:
                 note("gemm_triton", r, t["triton_ms"] / r["kiln_ms"])
         elif r["kind"] == "batched_gemm":
