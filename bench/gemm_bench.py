@@ -1,8 +1,9 @@
 """kiln GEMM vs cuBLAS (torch.matmul / cuBLASLt fused epilogues), side by side in one process.
 bf16 in, fp32 accumulate, bf16 out; random data; triton.testing.do_bench medians (it flushes L2
 between reps). Prints a ratio table; writes JSON (GPU name, clocks, command) to --json.
-Sections: gemm (plain + fused), chain (element-wise ops on A, B, C, D), sums (row / column
-sums), trans, diag, complex, gett, fp8; --only a,b runs some of them.
+Sections: gemm (plain + fused), splitk (shapes whose tiles leave SMs idle: split-K), chain
+(element-wise ops on A, B, C, D), sums (row / column sums), trans, diag, complex, gett, fp8;
+--only a,b runs some of them.
 Usage: python3 bench/gemm_bench.py [--quick] [--only SECTIONS] [--json PATH]"""
 import json
 import os
@@ -69,11 +70,9 @@ def gpu_info():
                 torch=torch.__version__)
 
 
-for name, M, N, K in (shapes if want("gemm") else []):
-    a = torch.randn(M, K, device=dev, dtype=torch.bfloat16)
-    w = torch.randn(N, K, device=dev, dtype=torch.bfloat16)
-    out = torch.empty(M, N, device=dev, dtype=torch.bfloat16)
-    bias = torch.randn(N, device=dev, dtype=torch.bfloat16)
+def plain_gemm_row(kind, name, a, w, out):
+    """kiln's plain GEMM (out = a w^T) vs torch.matmul, graph-timed and eager; appends a row."""
+    (M, K), N = a.shape, w.shape[0]
     st, path = kg.linear(a, w, out)
     assert st == "success", st
     ref = a.float() @ w.float().t()
@@ -83,11 +82,21 @@ for name, M, N, K in (shapes if want("gemm") else []):
     t_kiln = bench(lambda: kg.linear(a, w, out))
     e_cublas = bench_call(lambda: torch.matmul(a, w.t()))
     e_kiln = bench_call(lambda: kg.linear(a, w, out))
-    rows.append(dict(kind="gemm", shape=name, M=M, N=N, K=K, path=path, rel_err=err,
+    rows.append(dict(kind=kind, shape=name, M=M, N=N, K=K, path=path, rel_err=err,
                      kiln_ms=t_kiln, cublas_ms=t_cublas, kiln_tflops=flop / t_kiln / 1e9,
                      cublas_tflops=flop / t_cublas / 1e9, ratio=t_cublas / t_kiln,
                      eager_kiln_ms=e_kiln, eager_cublas_ms=e_cublas,
                      eager_ratio=e_cublas / e_kiln))
+    return path
+
+
+for name, M, N, K in (shapes if want("gemm") else []):
+    a = torch.randn(M, K, device=dev, dtype=torch.bfloat16)
+    w = torch.randn(N, K, device=dev, dtype=torch.bfloat16)
+    out = torch.empty(M, N, device=dev, dtype=torch.bfloat16)
+    bias = torch.randn(N, device=dev, dtype=torch.bfloat16)
+    path = plain_gemm_row("gemm", name, a, w, out)
+    flop = 2.0 * M * N * K
     for act, gelu in (("relu", False), ("gelu", True)):
         if quick and act == "gelu":
             continue
@@ -101,6 +110,19 @@ for name, M, N, K in (shapes if want("gemm") else []):
                          kiln_tflops=flop / t_k / 1e9, cublas_tflops=flop / t_lt / 1e9,
                          ratio=t_lt / t_k))
     del a, w, out
+
+# --- split-K: tiles that leave SMs idle (default_params splits their K; KILN_GEMM_SPLITK=S
+# forces S splits, 1 none, for A/B runs in another process). 2048^3 fills the SMs with whole
+# tiles (no split by default) and is here for the forced runs.
+splitk_shapes = [(256, 4096, 4096), (128, 8192, 8192), (127, 4096, 4096), (512, 2048, 8192),
+                 (1024, 1024, 8192), (256, 8192, 8192), (2048, 2048, 2048)]
+for M, N, K in (splitk_shapes if want("splitk") else []):
+    a = torch.randn(M, K, device=dev, dtype=torch.bfloat16)
+    w = torch.randn(N, K, device=dev, dtype=torch.bfloat16)
+    plain_gemm_row("gemm splitk", f"{M}x{N}x{K}", a, w,
+                   torch.empty(M, N, device=dev, dtype=torch.bfloat16))
+    del a, w
+save()
 
 # --- the paper's Table 2 ladder: element-wise ops on A, B, C, D (cuBLASLt cannot fuse them) ---
 # kiln: one call (C transformed at its load, D in the epilogue; the affine A/B transforms folded
@@ -252,7 +274,13 @@ gett = [("abc = bda * dc", dict(a=64, b=32, c=2048, d=2048)),
         ("abc = adb * dc", dict(a=32, b=64, c=2048, d=2048)),   # A copied by einsum
         ("abc = ad * bdc", dict(a=2048, b=32, c=64, d=2048)),   # B copied by einsum
         ("abc = acd * db", dict(a=32, b=2048, c=64, d=2048)),   # no copy: one GEMM
-        ("ab = acd * dcb", dict(a=2048, b=2048, c=32, d=64))]   # no copy: one GEMM
+        ("ab = acd * dcb", dict(a=2048, b=2048, c=32, d=64)),
+        # the other single-contraction 3-index cases of the TCCG benchmark, same FLOP
+        ("abc = dca * bd", dict(a=32, b=2048, c=64, d=2048)),
+        ("abc = adc * bd", dict(a=32, b=2048, c=64, d=2048)),
+        ("abc = adc * db", dict(a=32, b=2048, c=64, d=2048)),
+        ("ab = acd * dbc", dict(a=2048, b=2048, c=32, d=64)),
+        ("ab = cad * dcb", dict(a=2048, b=2048, c=32, d=64))]
 for spec, ext in ([] if not want("gett") else gett[:3] if quick else gett):
     lhs, rhs = spec.replace(" ", "").split("=")
     sa, sb = rhs.split("*")

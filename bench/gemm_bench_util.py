@@ -12,7 +12,9 @@ def bench(fn, iters=10):
         fn()  # warm-up outside capture (module load, handles, smem attributes)
     torch.cuda.current_stream().wait_stream(s)
     g = torch.cuda.CUDAGraph()
-    with torch.cuda.graph(g):
+    # Captured on the warm-up stream: kiln keeps its split-K buffers per stream and cannot
+    # allocate them during a capture (torch's default capture stream would be a fresh one).
+    with torch.cuda.graph(g, stream=s):
         for _ in range(iters):
             fn()
     return do_bench(g.replay, warmup=50, rep=300, return_mode="median") / iters

@@ -269,6 +269,36 @@ case_linear(704, 1152, 384, act="gelu", bias_mode="col", beta=0.5, want="tma")
 case_linear(704, 1152, 384, in_dt=torch.float16, out_dt=torch.float16, act="relu",
             bias_mode="row", want="tma")
 case_trans(136, 264, 96, "N", "T", out_dt=torch.bfloat16)  # MN-major path, TMA store
+
+
+def case_split_deterministic(M, N, K):
+    """Split-K sums its partials in split order whichever split finishes last: two calls on the
+    same data give the same bits."""
+    a = torch.randn(M, K, device=dev).bfloat16()
+    w = torch.randn(N, K, device=dev).bfloat16()
+    outs = [torch.full((M, N), float("nan"), device=dev, dtype=torch.float32) for _ in range(3)]
+    for out in outs:
+        kg.linear(a, w, out)
+    torch.cuda.synchronize()
+    same = all(torch.equal(outs[0], o) for o in outs[1:])
+    report(f"split-K {M}x{N}x{K} ->float32 three calls bit-identical", 0.0 if same else math.inf,
+           0.0, "success", "tma")
+
+
+# split-K (default_params: tiles leaving half the SMs idle, >= 16 k-blocks per split): 2, 3 and
+# 4 splits, ragged M, N and K (a split's k-blocks differ by one), C read by the last split only,
+# every output type, batches, MN-major operands, fp8 below; 2-CTA clusters (128x256 tiles) split
+# only when forced (KILN_GEMM_BN=256 KILN_GEMM_SPLITK=S, bench/results/gpu_v10_commands.txt)
+case_linear(256, 2048, 4096, want="tma")  # 4 splits
+case_linear(200, 1000, 2104, alpha=0.5, beta=0.75, want="tma")  # 2 splits of 16 / 17 k-blocks
+case_linear(256, 1536, 3072, out_dt=torch.float32, act="gelu", bias_mode="col", beta=0.5,
+            want="tma")  # 3 splits
+case_linear(128, 512, 4096, batch=3, act="relu", bias_mode="row", want="tma")
+case_linear(100, 700, 2048, in_dt=torch.float16, out_dt=torch.float16, want="tma")
+for ta in "NT":
+    for tb in "NT":
+        case_trans(256, 1000, 2056, ta, tb, out_dt=torch.bfloat16)
+case_split_deterministic(384, 1024, 4096)  # 4 splits: the order matters beyond p0 + p1
 # element-wise transforms of A, B, C (the paper's Table 2 chain) on the sm90 kernel and the
 # generic fallback; ragged K (the zero fill must stay zero after A + 1)
 RELU_ADD = (1.0, 0.5, True)
@@ -349,7 +379,8 @@ def case_special():
                            ("ab = acd * dcb", dict(a=200, b=136, c=3, d=64), torch.bfloat16),
                            ("abc = acd * db", dict(a=5, b=136, c=64, d=72), torch.float16),
                            ("abc = adb * dc", dict(a=3, b=64, c=200, d=136), torch.bfloat16),
-                           ("abc = ad * bdc", dict(a=200, b=3, c=128, d=72), torch.bfloat16)):
+                           ("abc = ad * bdc", dict(a=200, b=3, c=128, d=72), torch.bfloat16),
+                           ("abc = bda * dc", dict(a=64, b=2, c=504, d=2048), torch.bfloat16)):
         lhs, rhs = spec.replace(" ", "").split("=")
         ta_, tb_ = rhs.split("*")
         in_dt = torch.float16 if odt == torch.float16 else torch.bfloat16
@@ -514,6 +545,7 @@ case_fp8(600, 900, 512, out_dt=torch.float16, alpha=0.25)
 case_fp8(700, 1100, 384, alpha=0.5, act="relu", bias_mode="col")
 case_fp8(600, 900, 512, out_dt=torch.float32, alpha=2.0, beta=0.5, act="gelu", bias_mode="row")
 case_fp8(1100, 2048, 256, batch=3)
+case_fp8(256, 2048, 4096, out_dt=torch.float32, beta=0.5, act="relu", bias_mode="col")  # 2 splits
 case_fp8(130, 250, 96, tb="N", want="generic")  # B MN-major: no 8-bit transpose -> generic
 case_fp8(130, 250, 96, ta="T", kind="e5m2", want="generic")
 case_fp8(130, 250, 40, want="generic")  # lda = 40 bytes: TMA stride rule fails

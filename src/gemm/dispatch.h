@@ -5,6 +5,8 @@
 #include <cstdlib>
 #include <cuda_runtime.h>
 #include "kiln/gemm.h"
+#include "kiln/gemm/params.h"
+#include "kiln/gemm/split_k.h"
 #include "kiln/gemm/views.h"
 
 namespace kiln::gemm::detail {
@@ -41,7 +43,11 @@ struct Problem {
     // (null: C interleaved at c). ldc and sc count complex elements there.
     OperandView va_im{}, vb_im{};
     void* c_im = nullptr;
+    SplitK split{};  // K splits of the sm90 kernel (run_sm90_any sets them)
 };
+
+/// CTAs per cluster of the sm90 instantiations: 2 (sharing B) at BN = 256.
+constexpr int sm90_cluster_m(int bn) { return bn == 256 ? 2 : 1; }
 
 /// TMA's 16-byte rules for an operand of `eb`-byte elements: aligned base, row and batch
 /// strides multiples of 16 bytes.
@@ -65,8 +71,28 @@ inline int block_n_override(int bn) {
     return env == 128 || env == 256 ? env : bn;
 }
 
-/// Dispatches on p.a_type, p.c_type and the operands' major order.
-cudaError_t run_sm90_any(const Problem& p, int bn);
+/// KILN_GEMM_SPLITK=S forces S K splits per tile (1: none) instead of the heuristic's
+/// (experiments only).
+inline int split_k_override(int splits) {
+    static const int env = [] {
+        const char* e = std::getenv("KILN_GEMM_SPLITK");
+        return e ? std::atoi(e) : 0;
+    }();
+    return env >= 1 ? env : splits;
+}
+
+/// The host API's device buffers, one of each per device and stream (scratch.cu).
+enum class Scratch : int { SplitKCounters, SplitKPartials };
+
+/// A zeroed device buffer of at least `bytes` for launches on `stream` (grown on demand, kept
+/// for the process). Null when it would have to grow during a stream capture or the allocation
+/// fails: the caller then runs without it.
+void* stream_scratch(Scratch which, int64_t bytes, cudaStream_t stream);
+
+/// Runs p on the sm90 kernel with the tile width and K splits of `prm` (the KILN_GEMM_BN and
+/// KILN_GEMM_SPLITK overrides applied; splits dropped when no workspace can be had); dispatches
+/// on p.a_type, p.c_type and the operands' major order.
+cudaError_t run_sm90_any(Problem p, const Params& prm);
 
 /// Split-complex GEMM on the sm90 kernel (two planes, four real products per k-step); defined
 /// in complex_sm90_<in>.cu for In in {bf16, f16}, Out in {bf16, f16, f32}. Returns

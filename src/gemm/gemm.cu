@@ -58,7 +58,18 @@ cudaError_t run_sm90_major(const detail::Problem& p, int bn) {
 }  // namespace
 
 namespace detail {
-cudaError_t run_sm90_any(const Problem& p, int bn) {
+cudaError_t run_sm90_any(Problem p, const Params& prm) {
+    const int bn = block_n_override(prm.block_n), splits = split_k_override(prm.split_k);
+    if (splits > 1) {
+        const int64_t tiles =
+            split_k_cta_tiles(p.M, p.N, p.batch, prm.block_m, bn, sm90_cluster_m(bn));
+        auto* counters = static_cast<int*>(
+            stream_scratch(Scratch::SplitKCounters, split_k_counter_bytes(tiles), p.stream));
+        auto* partials = static_cast<float*>(stream_scratch(
+            Scratch::SplitKPartials, split_k_partial_bytes(tiles, splits, prm.block_m, bn),
+            p.stream));
+        if (counters && partials) p.split = {splits, counters, partials};
+    }
     if (p.a_type == DataType::BF16) return run_sm90_major<__nv_bfloat16>(p, bn);
     if (p.a_type == DataType::F16) return run_sm90_major<__half>(p, bn);
     if (p.a_type == DataType::F8E4M3) return run_sm90_kmajor<__nv_fp8_e4m3>(p, bn);
@@ -113,9 +124,8 @@ Status gemmEx(Op ta, Op tb, int M, int N, int K, float alpha, const void* A, int
             cudaDeviceGetAttribute(&n, cudaDevAttrMultiProcessorCount, dev);
             return n;
         }();
-        Params prm = default_params(M, N, K, o.batch, 2, sms);
-        const int bn = detail::block_n_override(prm.block_n);
-        cudaError_t e = !transforms                   ? detail::run_sm90_any(p, bn)
+        const Params prm = default_params(M, N, K, o.batch, eb, sms);
+        cudaError_t e = !transforms                   ? detail::run_sm90_any(p, prm)
                         : o.a_type == DataType::BF16 ? detail::run_chain_sm90<__nv_bfloat16>(p)
                                                      : detail::run_chain_sm90<__half>(p);
         if (e == cudaErrorInvalidValue && o.path != Path::Sm90Tma) {

@@ -11,9 +11,11 @@ inline BiasType to_bias_type(DataType t) {
     return t == DataType::BF16 ? BiasType::BF16 : t == DataType::F16 ? BiasType::F16 : BiasType::F32;
 }
 
-/// The kernel shape of every sm90 instantiation: 128 x BN tiles, 2-CTA clusters at BN = 256.
-template <class In, class Out, int BN, bool MnA, bool MnB>
-using Sm90Config = sm90::Config<In, Out, BN, BN == 256 ? 4 : 6, BN == 256 ? 2 : 1, MnA, MnB>;
+/// The kernel shape of every sm90 instantiation: 128 x BN tiles, 2-CTA clusters at BN = 256;
+/// SplitK: whether it can split K (gemmEx and contract without transforms).
+template <class In, class Out, int BN, bool MnA, bool MnB, bool SplitK = false>
+using Sm90Config =
+    sm90::Config<In, Out, BN, BN == 256 ? 4 : 6, sm90_cluster_m(BN), MnA, MnB, 1, SplitK>;
 
 /// alpha * acc + beta * c_op(C) + bias, then Act (the Problem's epilogue fields).
 template <class Out, Activation Act, class CXf = transform::Identity>
@@ -46,9 +48,10 @@ cudaError_t with_activation(Activation a, F&& f) {
 template <class In, class Out, bool MnA, bool MnB, int BN>
 cudaError_t run_sm90_act(const Problem& p) {
     return with_activation(p.act, [&](auto act) {
-        using Cfg = Sm90Config<In, Out, BN, MnA, MnB>;
+        using Cfg = Sm90Config<In, Out, BN, MnA, MnB, true>;
         return sm90::launch_views<Cfg>(p.va, p.vb, static_cast<Out*>(p.c), p.vd, p.M, p.N, p.K,
-                                       p.batch, linear_epilogue<Out, act.value>(p), p.stream);
+                                       p.batch, linear_epilogue<Out, act.value>(p), p.stream, 16,
+                                       sm90::NoOperandTransform{}, p.split);
     });
 }
 

@@ -283,8 +283,7 @@ bool contract_sm90(std::string d, std::string a, std::string b, const int* ext, 
         cudaDeviceGetAttribute(&n, cudaDevAttrMultiProcessorCount, dev);
         return n;
     }();
-    const cudaError_t r = detail::run_sm90_any(
-        p, detail::block_n_override(default_params(p.M, p.N, p.K, 1, 2, sms).block_n));
+    const cudaError_t r = detail::run_sm90_any(p, default_params(p.M, p.N, p.K, 1, 2, sms));
     if (r == cudaErrorInvalidValue) return false;
     *err = r;
     return true;

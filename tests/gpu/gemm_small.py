@@ -18,6 +18,15 @@ for (M, N, K) in [(128, 256, 64), (129, 257, 72), (70, 130, 40)]:
         torch.cuda.synchronize()
         print(M, N, K, path, st, taken)
         assert st == "success"
+# split-K (2 splits; ragged M, N, K; C read by the last split, fp32 output)
+for M, N, K, out_dt in ((128, 256, 2048, torch.bfloat16), (100, 300, 2104, torch.float32)):
+    a = torch.randn(M, K, device="cuda").bfloat16()
+    w = torch.randn(N, K, device="cuda").bfloat16()
+    c = torch.randn(M, N, device="cuda").to(out_dt)
+    st, taken = kg.linear(a, w, c, 1.0, 0.5, "relu", torch.randn(N, device="cuda"), "col")
+    torch.cuda.synchronize()
+    print("split-K", M, N, K, st, taken)
+    assert st == "success" and taken == "tma"
 # MN-major operands (transposed A, B stored K x N) and a GETT view on the TMA path
 for ta, tb in (("T", "N"), ("N", "N"), ("T", "T")):
     M, N, K = 136, 264, 72

@@ -22,8 +22,10 @@
 // (one arrive per consumer warp once its wgmmas on that buffer retired). Warpgroups 1 and 2 are
 // consumers: each owns 64 rows of the BM=128 x BN tile, keeps a 64xBN fp32 accumulator in
 // registers (setmaxnreg.inc) and issues m64nBNk16 wgmmas. The grid is persistent (one CTA per
-// SM); tiles come from TileScheduler (grouped rasterization for L2 reuse). Ragged M, N, K are
-// handled by TMA's zero fill on loads and by predicated stores in the epilogue.
+// SM); work units come from TileScheduler (grouped rasterization for L2 reuse): a tile, or with
+// split-K one of its K splits, whose partial sums split_k.cuh adds before the epilogue of the
+// last one. Ragged M, N, K are handled by TMA's zero fill on loads and by predicated stores in
+// the epilogue.
 //
 // Epilogue: the fragment goes through the Epilogue in registers (apply_epilogue), then leaves
 // either through the TMA-store path (store_staged.cuh: 16-bit plain-matrix outputs, one 16 KiB
@@ -48,10 +50,12 @@
 #include "kiln/swizzle.cuh"
 #include "kiln/tma.cuh"
 #include "kiln/wgmma.cuh"
+#include "kiln/gemm/dependent_launch.cuh"
 #include "kiln/gemm/epilogue.cuh"
 #include "kiln/gemm/numeric.cuh"
 #include "kiln/gemm/operand_transform.cuh"
 #include "kiln/gemm/scheduler.cuh"
+#include "kiln/gemm/split_k.cuh"
 #include "kiln/gemm/store_staged.cuh"
 #include "kiln/gemm/views.h"
 
@@ -73,14 +77,18 @@ inline constexpr dev::wgmma::DType wgmma_type =
 
 /// Compile-time shape of the kernel. BK is one 128-byte swizzle row of elements (64 16-bit or
 /// 128 8-bit ones). Planes: 1 = real operands, 2 = split complex (real and imaginary planes).
+/// SplitK: the kernel can split tiles along K (split_k.cuh). Off, the fix-up is not compiled
+/// in: it costs registers (the element-wise chain kernels spilled 36 bytes with it).
 template <class ElementT, class OutT, int BN_ = 256, int Stages_ = 4, int ClusterM_ = 1,
-          bool MnMajorA_ = false, bool MnMajorB_ = false, int Planes_ = 1>
+          bool MnMajorA_ = false, bool MnMajorB_ = false, int Planes_ = 1, bool SplitK_ = false>
 struct Config {
     using Element = ElementT;
     using Out = OutT;
     static constexpr bool MnMajorA = MnMajorA_, MnMajorB = MnMajorB_;
     static constexpr int Planes = Planes_;
     static_assert(Planes == 1 || Planes == 2, "real (1 plane) or split complex (2 planes)");
+    static constexpr bool SplitK = SplitK_;
+    static_assert(!SplitK || Planes == 1, "split-K: real operands");
     static constexpr int BM = 128, BN = BN_, BK = 128 / int(sizeof(Element)), Stages = Stages_;
     // CTAs per cluster along M. With 2, the pair shares the B tile: each CTA loads half of it and
     // multicasts it to both, cutting L2->SM traffic per CTA from (A + B) to (A + B/2).
@@ -104,8 +112,11 @@ struct Config {
     // Real 16-bit outputs may leave through the TMA-store epilogue (store_staged.cuh): one
     // 16 KiB staging buffer per consumer warpgroup after the ring and the barriers.
     static constexpr bool StagedStore = sizeof(Out) == 2 && Planes == 1;
-    static constexpr int BarrierBytes = 1024;  // 2 * Stages mbarriers, padded to keep alignment
-    static_assert(2 * Stages * 8 <= BarrierBytes, "mbarriers exceed their reserved space");
+    // 2 * Stages mbarriers, then one split-K flag per consumer; padded to keep alignment
+    static constexpr int BarrierBytes = 1024;
+    static constexpr int SplitFlagOffset = 2 * Stages * 8;
+    static_assert(SplitFlagOffset + 4 * Consumers <= BarrierBytes,
+                  "mbarriers and flags exceed their reserved space");
     static constexpr int StagingBytes = StagedStore ? Consumers * kStagingBytes : 0;
     // +1024: dynamic smem is only 16-byte aligned; swizzled tiles need 1024.
     static constexpr int SmemBytes = Stages * StageBytes + BarrierBytes + StagingBytes + 1024;
@@ -255,18 +266,20 @@ __device__ __forceinline__ void store_direct(const float (&acc)[NAcc], Out* __re
     }
 }
 
-/// Named barriers of the consumers (id 0 is __syncthreads).
+/// Named barriers of the consumers (id 0 is __syncthreads). The staging barrier of a consumer
+/// also orders its split-K fix-up (the same 128 threads, one after the other).
 enum Barrier : int { kStagingBarrier = 1 /* + consumer index */, kTransformBarrier = 3 };
 
 /// tm_d: D's rank-3 {N, M, batch} map, used when dv.tma_store (Cfg::StagedStore kernels only).
 /// xf: the operand transform (NoOperandTransform: none), see operand_transform.cuh.
+/// split: the K splits' workspace when sched.splits > 1 (Cfg::SplitK kernels only).
 template <class Cfg, class Epilogue, class Xf = NoOperandTransform>
 __global__ void __launch_bounds__(Cfg::Threads, 1)
     gemm_kernel(const __grid_constant__ OperandMaps<Cfg::Planes> tm_a,
                 const __grid_constant__ OperandMaps<Cfg::Planes> tm_b, TmaOperand oa,
                 TmaOperand ob, const __grid_constant__ CUtensorMap tm_d,
                 typename Cfg::Out* __restrict__ d, OutView dv, Problem p, TileScheduler sched,
-                Epilogue epi, Xf xf) {
+                Epilogue epi, Xf xf, SplitK split) {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
     using Element = typename Cfg::Element;
     constexpr int BM = Cfg::BM, BN = Cfg::BN, BK = Cfg::BK, Stages = Cfg::Stages;
@@ -281,6 +294,8 @@ __global__ void __launch_bounds__(Cfg::Threads, 1)
     };
     uint64_t* full = reinterpret_cast<uint64_t*>(smem + Stages * Cfg::StageBytes);
     uint64_t* empty = full + Stages;
+    int* split_flags =
+        reinterpret_cast<int*>(smem + Stages * Cfg::StageBytes + Cfg::SplitFlagOffset);
     uint8_t* staging = smem + Stages * Cfg::StageBytes + Cfg::BarrierBytes;
 
     const int warpgroup = threadIdx.x / 128;
@@ -301,14 +316,17 @@ __global__ void __launch_bounds__(Cfg::Threads, 1)
     // The peer CTA signals our barriers: they must be initialized cluster-wide first.
     if constexpr (Cfg::ClusterM > 1) dev::cluster::sync();
     else __syncthreads();
+    // Everything above may overlap the previous kernel in the stream (dependent_launch.cuh).
+    dependent_launch::wait();
+    dependent_launch::allow_next();
     const int rank = Cfg::ClusterM > 1 ? int(dev::cluster::block_rank()) : 0;
     const int cluster_id = blockIdx.x / Cfg::ClusterM;
     const int clusters = gridDim.x / Cfg::ClusterM;
-    // Tiles are scheduled per cluster: cluster tile (m, n) covers M-tiles ClusterM*m + rank.
-    auto tile_at = [&](int t) {
-        TileCoord tc = sched.at(t);
-        tc.m = tc.m * Cfg::ClusterM + rank;
-        return tc;
+    // Units are scheduled per cluster: cluster tile (m, n) covers M-tiles ClusterM*m + rank.
+    auto unit_at = [&](int u) {
+        WorkUnit w = sched.unit(u, k_blocks);
+        w.coord.m = w.coord.m * Cfg::ClusterM + rank;
+        return w;
     };
 
     if (warpgroup == 0) {
@@ -316,9 +334,10 @@ __global__ void __launch_bounds__(Cfg::Threads, 1)
         dev::regs::decrease<Cfg::ProducerRegs>();
         if (threadIdx.x == 0) {
             dev::mbarrier::PipelineState<Stages> st;
-            for (int t = cluster_id; t < sched.total(); t += clusters) {
-                TileCoord tc = tile_at(t);
-                for (int kb = 0; kb < k_blocks; ++kb) {
+            for (int u = cluster_id; u < sched.total(); u += clusters) {
+                const WorkUnit w = unit_at(u);
+                const TileCoord tc = w.coord;
+                for (int kb = w.k_begin; kb < w.k_end; ++kb) {
                     // A fresh barrier counts as having completed the phase before phase 0, so
                     // the first pass through the ring does not block.
                     dev::mbarrier::wait(&empty[st.stage], st.phase ^ 1u);
@@ -363,14 +382,15 @@ __global__ void __launch_bounds__(Cfg::Threads, 1)
             }
         };
 
-        for (int tile = cluster_id; tile < sched.total(); tile += clusters) {
-            TileCoord tc = tile_at(tile);
+        for (int u = cluster_id; u < sched.total(); u += clusters) {
+            const WorkUnit w = unit_at(u);
+            const TileCoord tc = w.coord;
 #pragma unroll
             for (int pl = 0; pl < Planes; ++pl)
 #pragma unroll
                 for (int i = 0; i < BN / 2; ++i) acc[pl][i] = 0.f;
             int prev_stage = -1;
-            for (int kb = 0; kb < k_blocks; ++kb) {
+            for (int kb = w.k_begin; kb < w.k_end; ++kb) {
                 dev::mbarrier::wait(&full[st.stage], st.phase);
                 if constexpr (Xf::enabled) {
                     static_assert(Planes == 1 && !Cfg::MnMajorA && !Cfg::MnMajorB,
@@ -430,6 +450,13 @@ __global__ void __launch_bounds__(Cfg::Threads, 1)
             if constexpr (Planes == 2) {
                 epi.store_fragment(acc[0], acc[1], row0, col0, tc.batch, p.M, p.N);
             } else {
+                // K split: only the last split of the tile to finish has the sum to store.
+                if constexpr (Cfg::SplitK) {
+                    if (sched.splits > 1 &&
+                        !split_k_reduce(acc[0], split, w.index * Cfg::ClusterM + rank, w.split,
+                                        cw, t, kStagingBarrier + cw, split_flags + cw))
+                        continue;
+                }
                 apply_epilogue(acc[0], epi, row0, col0, tc.batch, p);
                 if constexpr (Cfg::StagedStore) {
                     if (dv.tma_store) {

@@ -133,13 +133,19 @@ inline bool make_output_map(CUtensorMap* map, const Out* d, const OutView& dv, i
 /// epilogues, which carry their own). Returns cudaErrorInvalidValue when a TMA rule fails (the
 /// caller takes the generic path). Cfg::MnMajorA/B must match the views.
 /// xf: the operand transform (operand_transform.cuh), K-major real operands only.
+/// split: K splits per tile and their buffers (split_k.h, sized for split_k_cta_tiles(M, N,
+/// batch, Cfg::BM, Cfg::BN, Cfg::ClusterM) tiles), Cfg::SplitK kernels only.
 template <class Cfg, class Epi, class Xf = NoOperandTransform>
 cudaError_t launch_planes(const OperandView* va, const OperandView* vb, typename Cfg::Out* d,
                           OutView dv, int M, int N, int K, int batch, const Epi& epi,
-                          cudaStream_t stream, int group_m = 16, const Xf& xf = {}) {
+                          cudaStream_t stream, int group_m = 16, const Xf& xf = {},
+                          const SplitK& split = {}) {
     using E = typename Cfg::Element;
     if (M <= 0 || N <= 0 || batch <= 0) return cudaSuccess;
     if (va[0].mn_major != Cfg::MnMajorA || vb[0].mn_major != Cfg::MnMajorB || K <= 0)
+        return cudaErrorInvalidValue;
+    if (split.splits < 1 ||
+        (split.splits > 1 && (!Cfg::SplitK || !split.partials || !split.counters)))
         return cudaErrorInvalidValue;
     OperandMaps<Cfg::Planes> ma, mb;
     TmaOperand oa, ob;
@@ -166,7 +172,7 @@ cudaError_t launch_planes(const OperandView* va, const OperandView* vb, typename
     // The scheduler walks cluster tiles (ClusterM M-tiles each); see gemm_kernel.
     const int tiles_m = (M + Cfg::BM - 1) / Cfg::BM;
     TileScheduler sched{(tiles_m + Cfg::ClusterM - 1) / Cfg::ClusterM, (N + Cfg::BN - 1) / Cfg::BN,
-                        batch, std::max(1, group_m / Cfg::ClusterM)};
+                        batch, std::max(1, group_m / Cfg::ClusterM), split.splits};
     static const int sms = [] {
         int dev_id = 0, n = 0;
         cudaGetDevice(&dev_id);
@@ -202,9 +208,9 @@ cudaError_t launch_planes(const OperandView* va, const OperandView* vb, typename
     if (std::getenv("KILN_GEMM_DEBUG"))
         std::fprintf(stderr,
                      "kiln sm90: BN=%d stages=%d cluster=%d mn=%d%d max_clusters=%d grid=%d "
-                     "tiles=%d rank=%d/%d box_rows=%d/%d pair_ok=%d tma_store=%d\n",
+                     "units=%d splits=%d rank=%d/%d box_rows=%d/%d pair_ok=%d tma_store=%d\n",
                      Cfg::BN, Cfg::Stages, Cfg::ClusterM, Cfg::MnMajorA, Cfg::MnMajorB,
-                     max_clusters, grid, sched.total(), oa.rank, ob.rank, oa.box_rows,
+                     max_clusters, grid, sched.total(), sched.splits, oa.rank, ob.rank, oa.box_rows,
                      ob.box_rows, int(dv.pair_ok), int(dv.tma_store));
     Problem p{M, N, K, batch};
     cudaLaunchConfig_t cfg{};
@@ -212,24 +218,33 @@ cudaError_t launch_planes(const OperandView* va, const OperandView* vb, typename
     cfg.blockDim = dim3(Cfg::Threads);
     cfg.dynamicSmemBytes = Cfg::SmemBytes;
     cfg.stream = stream;
-    cudaLaunchAttribute attrs[1];
+    // Programmatic dependent launch (dependent_launch.cuh): the prologue overlaps the previous
+    // kernel's tail. KILN_GEMM_PDL=0 turns it off (A/B experiments).
+    static const bool pdl = [] {
+        const char* e = std::getenv("KILN_GEMM_PDL");
+        return !(e && e[0] == '0');
+    }();
+    cudaLaunchAttribute attrs[2];
     attrs[0].id = cudaLaunchAttributeClusterDimension;
     attrs[0].val.clusterDim.x = Cfg::ClusterM;
     attrs[0].val.clusterDim.y = 1;
     attrs[0].val.clusterDim.z = 1;
+    attrs[1].id = cudaLaunchAttributeProgrammaticStreamSerialization;
+    attrs[1].val.programmaticStreamSerializationAllowed = 1;
     cfg.attrs = attrs;
-    cfg.numAttrs = 1;
-    return cudaLaunchKernelEx(&cfg, kernel, ma, mb, oa, ob, md, d, dv, p, sched, epi, xf);
+    cfg.numAttrs = pdl ? 2 : 1;
+    return cudaLaunchKernelEx(&cfg, kernel, ma, mb, oa, ob, md, d, dv, p, sched, epi, xf, split);
 }
 
 /// Real operands: one view each.
 template <class Cfg, class Epi, class Xf = NoOperandTransform>
 cudaError_t launch_views(const OperandView& va, const OperandView& vb, typename Cfg::Out* d,
                          OutView dv, int M, int N, int K, int batch, const Epi& epi,
-                         cudaStream_t stream, int group_m = 16, const Xf& xf = {}) {
+                         cudaStream_t stream, int group_m = 16, const Xf& xf = {},
+                         const SplitK& split = {}) {
     static_assert(Cfg::Planes == 1, "complex kernels take launch_planes");
     if (Xf::enabled && (va.mn_major || vb.mn_major)) return cudaErrorInvalidValue;
-    return launch_planes<Cfg>(&va, &vb, d, dv, M, N, K, batch, epi, stream, group_m, xf);
+    return launch_planes<Cfg>(&va, &vb, d, dv, M, N, K, batch, epi, stream, group_m, xf, split);
 }
 
 /// Plain strided-batched form: A (M x K, lda) and B (N x K, ldb) both K-major unless Cfg says

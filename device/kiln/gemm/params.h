@@ -11,7 +11,14 @@ struct Params {
     int cluster_m = 1, cluster_n = 1;
     int swizzle_bytes = 128;
     int group_m = 16;                                 // rasterization group (tiles along M)
+    int split_k = 1;                                  // K splits per tile (split_k.h)
 };
+
+/// Split-K bounds: every split keeps at least kMinSplitKBlocks k-blocks (its partial costs an
+/// fp32 write of the tile and the last split's reads of the others), and at most kMaxSplits
+/// splits share a tile.
+inline constexpr int kMinSplitKBlocks = 16;
+inline constexpr int kMaxSplits = 4;
 
 /// Largest stage count whose A+B buffers fit in `smem_bytes` (leaving room for barriers).
 constexpr int max_stages(int bm, int bn, int bk, int elem_bytes, int smem_bytes = 227 * 1024) {
@@ -20,12 +27,23 @@ constexpr int max_stages(int bm, int bn, int bk, int elem_bytes, int smem_bytes 
     return s < 1 ? 1 : s;
 }
 
-/// Heuristic: 128x256 tiles when they fill at least ~90% of the SMs in one wave, else 128x128
-/// (more, smaller tiles for skinny or small problems). Stages fill shared memory.
+/// Heuristic: 128x256 tiles (2-CTA clusters) when they fill at least ~90% of the SMs in one
+/// wave, else 128x128 (more, smaller tiles for skinny or small problems). When the tiles still
+/// leave half of the SMs or more idle and K is long, each tile's K is split into as many units
+/// as fill the SMs (at most kMaxSplits, each >= kMinSplitKBlocks k-blocks). Stages fill shared
+/// memory.
 constexpr Params default_params(int M, int N, int K, int batch, int elem_bytes, int sms) {
     Params p;
     long tiles256 = long((M + 127) / 128) * ((N + 255) / 256) * batch;
     p.block_n = tiles256 * 10 >= long(sms) * 9 ? 256 : 128;
+    // CTA tiles: 128x256 ones in whole clusters of two along M
+    long tiles = p.block_n == 256 ? long((M + 255) / 256) * 2 * ((N + 255) / 256) * batch
+                                  : long((M + 127) / 128) * ((N + 127) / 128) * batch;
+    long k_blocks = (long(K) * elem_bytes + 127) / 128;  // 128-byte k-blocks
+    long splits = tiles > 0 ? sms / tiles : 1;
+    if (splits > k_blocks / kMinSplitKBlocks) splits = k_blocks / kMinSplitKBlocks;
+    if (splits > kMaxSplits) splits = kMaxSplits;
+    p.split_k = splits >= 2 ? int(splits) : 1;
     p.stages = max_stages(p.block_m, p.block_n, p.block_k, elem_bytes);
     if (p.stages > 6) p.stages = 6;
     return p;

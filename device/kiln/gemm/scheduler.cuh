@@ -1,8 +1,12 @@
-// kiln::gemm::TileScheduler — maps a linear persistent-loop index to (batch, m-tile, n-tile).
+// kiln::gemm::TileScheduler — maps a linear persistent-loop index to a work unit: an output tile
+// (batch, m-tile, n-tile) and the range of its k-blocks that the unit accumulates.
 //
 // Tiles are visited in groups of `group_m` M-tiles: inside a group the M index moves fastest, so
 // the CTAs resident at one time share a few B column-panels and a few A row-panels in L2
-// ("grouped rasterization"). Each persistent CTA takes tiles blockIdx.x, +gridDim.x, ...
+// ("grouped rasterization"). Each persistent CTA takes units blockIdx.x, +gridDim.x, ...
+// With `splits` > 1 every tile is split along K into that many units (split-K: more, shorter
+// units when the tiles alone would leave SMs idle); split_k.cuh adds their partial sums.
+// The split index varies slowest, so a wave holds split 0 of every tile, then split 1, ...
 #pragma once
 #include <cstdint>
 
@@ -12,10 +16,19 @@ struct TileCoord {
     int m, n, batch;
 };
 
+/// One unit of the persistent loop: tile `index` (its place in the scheduler's order) at
+/// `coord`, accumulating k-blocks [k_begin, k_end) as split `split` of the scheduler's splits.
+struct WorkUnit {
+    TileCoord coord;
+    int index, split, k_begin, k_end;
+};
+
 struct TileScheduler {
     int tiles_m, tiles_n, batch, group_m;
+    int splits = 1;  // K splits per tile
 
-    __host__ __device__ int total() const { return tiles_m * tiles_n * batch; }
+    __host__ __device__ int tiles() const { return tiles_m * tiles_n * batch; }
+    __host__ __device__ int total() const { return tiles() * splits; }
 
     __host__ __device__ TileCoord at(int t) const {
         int per_batch = tiles_m * tiles_n;
@@ -27,6 +40,14 @@ struct TileScheduler {
         int rows = tiles_m - first_m < group_m ? tiles_m - first_m : group_m;
         int in = r - g * group_size;
         return {first_m + in % rows, in / rows, b};
+    }
+
+    /// Unit u of total(); the k-blocks of a tile are shared out evenly (sizes differ by <= 1).
+    __host__ __device__ WorkUnit unit(int u, int k_blocks) const {
+        const int split = splits == 1 ? 0 : u / tiles();
+        const int t = u - split * tiles();
+        return {at(t), t, split, int(int64_t(k_blocks) * split / splits),
+                int(int64_t(k_blocks) * (split + 1) / splits)};
     }
 };
 
