@@ -28,6 +28,11 @@
 //             only (Op::N, Op::T: wgmma cannot transpose 8-bit operands); other orders run on
 //             Generic (or return PathUnavailable when options.path forces Sm90Tma).
 //             fp8 per-tensor scales: pass alpha = scale_a * scale_b (D = alpha * A*B + ...).
+//             Problems whose tiles leave half the SMs idle split K (gemmEx and contract without
+//             transforms); the partial sums go to device buffers the library keeps per device
+//             and stream, allocated by the first such call on a stream. During a stream capture
+//             they cannot be allocated: a captured call on a stream without them runs unsplit
+//             (same result), so make one call on the capture stream before capturing.
 //   Generic — FPU kernel with no alignment/stride rules; all dtypes and transpositions.
 // Auto picks Sm90Tma when its rules hold, else Generic (e.g. misaligned pointers).
 #pragma once
