@@ -8,7 +8,7 @@ mkdir -p "$DIR"
 grep -v '^#' bench/codegen_cases.txt | while read -r name example sizes flags; do
     [ -n "$name" ] || continue
     if [ -n "$QUICK" ]; then
-        case $name in gemm_4096|gemm_8192|gemm_4000|gemm_small|bmm_8x2048|dual_4096x11008x4096|dual_small|rowsum_4096|rowsum_small|gemm_4096_direct) ;; *) continue ;; esac
+        case $name in gemm_4096|gemm_8192|gemm_4000|gemm_small|bmm_8x2048|dual_4096x11008x4096|dual_small|rowsum_4096|rowsum_small|gemm_4096_direct|splitk_1024x1024x16384|splitk_small) ;; *) continue ;; esac
     fi
     args=()
     for s in ${sizes//,/ }; do args+=(--size "$s"); done
