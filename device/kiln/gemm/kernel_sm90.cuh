@@ -50,7 +50,7 @@
 #include "kiln/swizzle.cuh"
 #include "kiln/tma.cuh"
 #include "kiln/wgmma.cuh"
-#include "kiln/gemm/dependent_launch.cuh"
+#include "kiln/grid_dependency.cuh"
 #include "kiln/gemm/epilogue.cuh"
 #include "kiln/gemm/numeric.cuh"
 #include "kiln/gemm/operand_transform.cuh"
@@ -316,9 +316,10 @@ __global__ void __launch_bounds__(Cfg::Threads, 1)
     // The peer CTA signals our barriers: they must be initialized cluster-wide first.
     if constexpr (Cfg::ClusterM > 1) dev::cluster::sync();
     else __syncthreads();
-    // Everything above may overlap the previous kernel in the stream (dependent_launch.cuh).
-    dependent_launch::wait();
-    dependent_launch::allow_next();
+    // Everything above may overlap the previous kernel in the stream (kiln/grid_dependency.cuh):
+    // no global memory access before this wait.
+    dev::grid::wait_previous();
+    dev::grid::launch_dependents();
     const int rank = Cfg::ClusterM > 1 ? int(dev::cluster::block_rank()) : 0;
     const int cluster_id = blockIdx.x / Cfg::ClusterM;
     const int clusters = gridDim.x / Cfg::ClusterM;

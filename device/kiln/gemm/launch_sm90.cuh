@@ -218,7 +218,7 @@ cudaError_t launch_planes(const OperandView* va, const OperandView* vb, typename
     cfg.blockDim = dim3(Cfg::Threads);
     cfg.dynamicSmemBytes = Cfg::SmemBytes;
     cfg.stream = stream;
-    // Programmatic dependent launch (dependent_launch.cuh): the prologue overlaps the previous
+    // Programmatic dependent launch (kiln/grid_dependency.cuh): the prologue overlaps the previous
     // kernel's tail. KILN_GEMM_PDL=0 turns it off (A/B experiments).
     static const bool pdl = [] {
         const char* e = std::getenv("KILN_GEMM_PDL");
