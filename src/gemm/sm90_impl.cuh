@@ -45,14 +45,23 @@ cudaError_t with_activation(Activation a, F&& f) {
     }
 }
 
-template <class In, class Out, bool MnA, bool MnB, int BN>
-cudaError_t run_sm90_act(const Problem& p) {
+template <class In, class Out, bool MnA, bool MnB, int BN, bool SplitK>
+cudaError_t run_sm90_cfg(const Problem& p) {
     return with_activation(p.act, [&](auto act) {
-        using Cfg = Sm90Config<In, Out, BN, MnA, MnB, true>;
+        using Cfg = Sm90Config<In, Out, BN, MnA, MnB, SplitK>;
         return sm90::launch_views<Cfg>(p.va, p.vb, static_cast<Out*>(p.c), p.vd, p.M, p.N, p.K,
                                        p.batch, linear_epilogue<Out, act.value>(p), p.stream, 16,
                                        sm90::NoOperandTransform{}, p.split);
     });
+}
+
+/// The split-capable kernel only where K is split: compiled in, its fix-up cost unsplit
+/// launches ~7% on a short problem (decode-ish 256x8192x8192: 0.82x cuBLAS with it, 0.88x
+/// without, the same run; bench/NOTES.md v10).
+template <class In, class Out, bool MnA, bool MnB, int BN>
+cudaError_t run_sm90_act(const Problem& p) {
+    return p.split.splits > 1 ? run_sm90_cfg<In, Out, MnA, MnB, BN, true>(p)
+                              : run_sm90_cfg<In, Out, MnA, MnB, BN, false>(p);
 }
 
 template <class In, class Out, bool MnA, bool MnB>
