@@ -39,29 +39,16 @@ Piece global_piece(const KernelPlan& plan, const event::Op& call, const event::V
 
 std::vector<Elementwise> lower_call(const event::EventProgram& program, const KernelPlan& plan,
                                     const event::Op& call) {
-    const event::LeafDef* leaf = program.find_leaf(call.callee);
-    if (!leaf)
-        unsupported(call, "leaf '" + call.callee + "' is not defined");
-    std::map<std::string, const event::View*> bound;
-    size_t a = 0;
-    for (const auto& p : leaf->params)
-        if (p.is_tensor && a < call.args.size())
-            bound[p.name] = &call.args[a++];
-    auto tensor_arg = [&](const ir::LeafOp& s, size_t i) -> const event::View& {
-        if (i >= s.operands.size() || !s.operands[i].is_tensor() ||
-            !s.operands[i].tensor().indices.empty() || !bound.count(s.operands[i].tensor().name))
-            unsupported(call, "operand " + std::to_string(i + 1) + " of '" + s.op +
-                                  "' is not a whole tensor parameter of " + leaf->name);
-        return *bound.at(s.operands[i].tensor().name);
-    };
+    const event::LeafDef& leaf = leaf_of(program, call);
+    const auto bound = bind_tensors(leaf, call);
     std::vector<Elementwise> out;
-    for (const auto& s : leaf->body) {
+    for (const auto& s : leaf.body) {
         if (s.op == "fill" && s.operands.size() == 2) {
-            out.push_back({&call, "fill", global_piece(plan, call, tensor_arg(s, 0)), std::nullopt,
-                           float_literal(call, s.operands[1])});
+            out.push_back({&call, "fill", global_piece(plan, call, operand_view(call, bound, s, 0)),
+                           std::nullopt, float_literal(call, s.operands[1])});
         } else if (s.op == "copy" && s.operands.size() == 2) {
-            Piece dst = global_piece(plan, call, tensor_arg(s, 0));
-            Piece src = global_piece(plan, call, tensor_arg(s, 1));
+            Piece dst = global_piece(plan, call, operand_view(call, bound, s, 0));
+            Piece src = global_piece(plan, call, operand_view(call, bound, s, 1));
             if (dst.extent != src.extent)
                 unsupported(call, "copy between pieces of different extents " +
                                       ir::shape_string(dst.extent) + " and " +
@@ -70,10 +57,11 @@ std::vector<Elementwise> lower_call(const event::EventProgram& program, const Ke
         } else {
             unsupported(call, "an element-wise kernel's leaf statements are fill(D, v) and "
                               "copy(D, S); '" +
-                                  s.op + "' of " + leaf->name + " is neither");
+                                  s.op + "' of " + leaf.name + " is neither");
         }
-        out.back().text = s.op + "(" + event::print_view(tensor_arg(s, 0)) +
-                          (out.back().src ? ", " + event::print_view(tensor_arg(s, 1)) : "") + ")";
+        out.back().text =
+            s.op + "(" + event::print_view(operand_view(call, bound, s, 0)) +
+            (out.back().src ? ", " + event::print_view(operand_view(call, bound, s, 1)) : "") + ")";
     }
     return out;
 }
@@ -122,8 +110,8 @@ std::string unique_and(std::vector<std::string> a, const std::vector<std::string
 std::string scalar_access(const Elementwise& s, const std::string& u) {
     const std::string value =
         s.src ? "static_cast<float>(" + s.src->tensor->name + "[kiln_s" + u + "])" : s.value;
-    return s.dst.tensor->name + "[kiln_d" + u + "] = " +
-           store_value(*s.call, s.dst.tensor->dtype, value) + ";";
+    return s.dst.tensor->name + "[kiln_d" + u +
+           "] = " + store_value(*s.call, s.dst.tensor->dtype, value) + ";";
 }
 
 int64_t vectors_of(const Elementwise& s) {
@@ -149,9 +137,9 @@ void emit_statement(CodeWriter& w, const Elementwise& s, int64_t parts) {
     const int64_t count = elements(s.dst.extent), vectors = count / width;
     const int64_t chunk = (vectors + parts - 1) / parts;
     const int64_t iters = (chunk + kThreads - 1) / kThreads;
-    w.line("// " + op_name(*s.call) + ": " + s.text + ", " + std::to_string(count) +
-           " elements" + (width > 1 ? " in vectors of " + std::to_string(width) : "") +
-           ", predicated on " + dt.name + "'s " + ir::shape_string(dt.shape) + " bounds" +
+    w.line("// " + op_name(*s.call) + ": " + s.text + ", " + std::to_string(count) + " elements" +
+           (width > 1 ? " in vectors of " + std::to_string(width) : "") + ", predicated on " +
+           dt.name + "'s " + ir::shape_string(dt.shape) + " bounds" +
            (s.src ? " and " + s.src->tensor->name + "'s" : ""));
     w.line("#pragma unroll");
     w.open("for (int kiln_it = 0; kiln_it < " + std::to_string(iters) + "; ++kiln_it)");
@@ -198,9 +186,9 @@ void emit_statement(CodeWriter& w, const Elementwise& s, int64_t parts) {
         sb.push_back(aligned(*s.src->tensor, "kiln_s"));
         whole = {unique_and(whole, sb)};
     }
-    const std::string vec = s.src ? "kiln::dev::vec::load4(" + s.src->tensor->name + " + kiln_s)"
-                                  : "make_float4(" + s.value + ", " + s.value + ", " + s.value +
-                                        ", " + s.value + ")";
+    const std::string vec =
+        s.src ? "kiln::dev::vec::load4(" + s.src->tensor->name + " + kiln_s)"
+              : "make_float4(" + s.value + ", " + s.value + ", " + s.value + ", " + s.value + ")";
     w.open("if (" + join(whole, " && ") + ")");
     w.line("kiln::dev::vec::store4(" + dt.name + " + kiln_d, " + vec + ");");
     w.close();
@@ -232,8 +220,8 @@ KernelLaunch emit_elementwise_kernel(CodeWriter& w, const event::EventProgram& p
                     used.insert(s.src->tensor->name);
                 stmts.push_back(std::move(s));
             }
-    const bool after = std::find(plan.post_grids.begin(), plan.post_grids.end(), &pfor) !=
-                       plan.post_grids.end();
+    const bool after =
+        std::find(plan.post_grids.begin(), plan.post_grids.end(), &pfor) != plan.post_grids.end();
     const int64_t parts = parts_of(stmts);
     const bool first = !after && plan.pre_grids.front() == &pfor;
     const bool last = after && plan.post_grids.back() == &pfor;
@@ -250,14 +238,13 @@ KernelLaunch emit_elementwise_kernel(CodeWriter& w, const event::EventProgram& p
         const auto* p = plan.params[i];
         if (!used.count(p->name))
             continue;
-        params.push_back(std::string(written.count(p->name) ? "" : "const ") +
-                         cuda_type(p->dtype) + "* __restrict__ " + p->name);
+        params.push_back(std::string(written.count(p->name) ? "" : "const ") + cuda_type(p->dtype) +
+                         "* __restrict__ " + p->name);
         k.args.push_back({SpecArg::Kind::Pointer, static_cast<int>(i), {}});
     }
     w.line("// " + op_name(pfor) + ": " +
            (parts == 1 ? std::string("one CTA") : std::to_string(parts) + " CTAs") +
-           " per iteration; launched " +
-           (after ? "after" : "before") + " the kernel " + plan.name +
+           " per iteration; launched " + (after ? "after" : "before") + " the kernel " + plan.name +
            " on the same stream.");
     w.line("extern \"C\" __global__ void __launch_bounds__(" + std::to_string(kThreads) + ")");
     w.open(k.symbol + "(" + join(params, ", ") + ")");

@@ -108,8 +108,6 @@ AccumulatorStore resolve_accumulator_store(const KernelPlan& plan, const event::
             fn,    plan.compute_dims[0].var};
 }
 
-namespace {
-
 const event::LeafDef& leaf_of(const event::EventProgram& program, const event::Op& call) {
     const event::LeafDef* leaf = program.find_leaf(call.callee);
     if (!leaf)
@@ -117,7 +115,6 @@ const event::LeafDef& leaf_of(const event::EventProgram& program, const event::O
     return *leaf;
 }
 
-// The call's view for each tensor parameter of its leaf.
 std::map<std::string, event::View> bind_tensors(const event::LeafDef& leaf, const event::Op& call) {
     std::map<std::string, event::View> out;
     size_t a = 0;
@@ -142,6 +139,8 @@ const event::View& operand_view(const event::Op& call, const std::map<std::strin
                               "' is not a whole tensor parameter of the leaf");
     return it->second;
 }
+
+namespace {
 
 // A wgmma operand: the warpgroup piece of a staged buffer behind a fragment view.
 Piece smem_operand(const KernelPlan& plan, const event::Op& call, const event::View& v,

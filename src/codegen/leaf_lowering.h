@@ -56,6 +56,15 @@ AccumulatorStore resolve_accumulator_store(const KernelPlan& plan, const event::
 TmaStores plan_tma_stores(const event::EventProgram& program, const KernelPlan& plan,
                           const std::set<std::string>& loaded, bool enabled);
 
+// The leaf `call` calls, or a Diagnostic naming the call.
+const event::LeafDef& leaf_of(const event::EventProgram& program, const event::Op& call);
+// The call's view for each tensor parameter of its leaf.
+std::map<std::string, event::View> bind_tensors(const event::LeafDef& leaf, const event::Op& call);
+// The view bound (by bind_tensors) to operand i of a leaf statement, which must name a whole
+// tensor parameter of the leaf; a Diagnostic naming the call otherwise.
+const event::View& operand_view(const event::Op& call, const std::map<std::string, event::View>& b,
+                                const ir::LeafOp& stmt, size_t i);
+
 // A per-thread f32 REGISTER tensor named whole by `v`, or a Diagnostic naming `op`.
 const event::TensorDecl& register_tensor(const KernelPlan& plan, const event::Op& op,
                                          const event::View& v);
