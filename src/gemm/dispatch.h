@@ -43,11 +43,24 @@ struct Problem {
     // (null: C interleaved at c). ldc and sc count complex elements there.
     OperandView va_im{}, vb_im{};
     void* c_im = nullptr;
-    SplitK split{};  // K splits of the sm90 kernel (run_sm90_any sets them)
+    SplitK split{};     // K splits of the sm90 kernel (run_sm90_any sets them)
+    int cluster_m = 1;  // CTAs per cluster of the sm90 kernel (run_sm90_any sets it)
 };
 
-/// CTAs per cluster of the sm90 instantiations: 2 (sharing B) at BN = 256.
-constexpr int sm90_cluster_m(int bn) { return bn == 256 ? 2 : 1; }
+/// CTAs per cluster of the sm90 instantiations that take no Params (the chain kernel): 2
+/// (sharing B) at BN = 256.
+constexpr int sm90_default_cluster_m(int bn) { return bn == 256 ? 2 : 1; }
+
+/// The cluster of a BN-wide launch: the heuristic's, or KILN_GEMM_CLUSTER=1|2 (experiments
+/// only); 2 needs BN = 256.
+inline int sm90_cluster_m(int bn, int heuristic) {
+    static const int env = [] {
+        const char* e = std::getenv("KILN_GEMM_CLUSTER");
+        return e ? std::atoi(e) : 0;
+    }();
+    const int c = env == 1 || env == 2 ? env : heuristic;
+    return bn == 256 ? c : 1;
+}
 
 /// TMA's 16-byte rules for an operand of `eb`-byte elements: aligned base, row and batch
 /// strides multiples of 16 bytes.

@@ -11,11 +11,11 @@ inline BiasType to_bias_type(DataType t) {
     return t == DataType::BF16 ? BiasType::BF16 : t == DataType::F16 ? BiasType::F16 : BiasType::F32;
 }
 
-/// The kernel shape of every sm90 instantiation: 128 x BN tiles, 2-CTA clusters at BN = 256;
-/// SplitK: whether it can split K (gemmEx and contract without transforms).
-template <class In, class Out, int BN, bool MnA, bool MnB, bool SplitK = false>
-using Sm90Config =
-    sm90::Config<In, Out, BN, BN == 256 ? 4 : 6, sm90_cluster_m(BN), MnA, MnB, 1, SplitK>;
+/// The kernel shape of every sm90 instantiation: 128 x BN tiles, 1- or 2-CTA clusters at BN = 256
+/// (Problem::cluster_m); SplitK: whether it can split K (gemmEx and contract without transforms).
+template <class In, class Out, int BN, bool MnA, bool MnB, bool SplitK = false,
+          int ClusterM = sm90_default_cluster_m(BN)>
+using Sm90Config = sm90::Config<In, Out, BN, BN == 256 ? 4 : 6, ClusterM, MnA, MnB, 1, SplitK>;
 
 /// alpha * acc + beta * c_op(C) + bias, then Act (the Problem's epilogue fields).
 template <class Out, Activation Act, class CXf = transform::Identity>
@@ -45,23 +45,46 @@ cudaError_t with_activation(Activation a, F&& f) {
     }
 }
 
-template <class In, class Out, bool MnA, bool MnB, int BN, bool SplitK>
+/// D = A.B exactly: alpha 1, beta 0, no bias, no activation.
+inline bool plain_product(const Problem& p) {
+    return p.alpha == 1.f && p.beta == 0.f && (!p.bias || p.bias_mode == BiasMode::None) &&
+           p.act == Activation::None;
+}
+
+/// The plain product gets its own kernel (EpilogueCopy): EpilogueLinear's run-time branches
+/// unswitch into one unrolled copy of the epilogue per (bias, beta) case, the copy a tile runs
+/// is fetched cold once per CTA, and a short problem waits on it (2048^3, one tile per CTA:
+/// 36.8 -> 34.2 us per launch under ncu; bench/NOTES.md, v11). Skipping the linear part at
+/// run time instead made ptxas spill 400+ bytes in every 128 x 256 kernel.
+template <class In, class Out, bool MnA, bool MnB, int BN, bool SplitK, int ClusterM>
 cudaError_t run_sm90_cfg(const Problem& p) {
-    return with_activation(p.act, [&](auto act) {
-        using Cfg = Sm90Config<In, Out, BN, MnA, MnB, SplitK>;
+    using Cfg = Sm90Config<In, Out, BN, MnA, MnB, SplitK, ClusterM>;
+    auto launch = [&](const auto& epi) {
         return sm90::launch_views<Cfg>(p.va, p.vb, static_cast<Out*>(p.c), p.vd, p.M, p.N, p.K,
-                                       p.batch, linear_epilogue<Out, act.value>(p), p.stream, 16,
-                                       sm90::NoOperandTransform{}, p.split);
-    });
+                                       p.batch, epi, p.stream, 16, sm90::NoOperandTransform{},
+                                       p.split);
+    };
+    if (plain_product(p)) return launch(EpilogueCopy{});
+    return with_activation(p.act,
+                           [&](auto act) { return launch(linear_epilogue<Out, act.value>(p)); });
 }
 
 /// The split-capable kernel only where K is split: compiled in, its fix-up cost unsplit
 /// launches ~7% on a short problem (decode-ish 256x8192x8192: 0.82x cuBLAS with it, 0.88x
 /// without, the same run; bench/NOTES.md v10).
+template <class In, class Out, bool MnA, bool MnB, int BN, int ClusterM>
+cudaError_t run_sm90_split(const Problem& p) {
+    return p.split.splits > 1 ? run_sm90_cfg<In, Out, MnA, MnB, BN, true, ClusterM>(p)
+                              : run_sm90_cfg<In, Out, MnA, MnB, BN, false, ClusterM>(p);
+}
+
+/// 2-CTA clusters for unsplit 128 x 256 launches only (run_sm90_any never asks for both).
 template <class In, class Out, bool MnA, bool MnB, int BN>
 cudaError_t run_sm90_act(const Problem& p) {
-    return p.split.splits > 1 ? run_sm90_cfg<In, Out, MnA, MnB, BN, true>(p)
-                              : run_sm90_cfg<In, Out, MnA, MnB, BN, false>(p);
+    if constexpr (BN == 256) {
+        if (p.cluster_m == 2) return run_sm90_cfg<In, Out, MnA, MnB, BN, false, 2>(p);
+    }
+    return run_sm90_split<In, Out, MnA, MnB, BN, 1>(p);
 }
 
 template <class In, class Out, bool MnA, bool MnB>

@@ -224,15 +224,28 @@ cudaError_t launch_planes(const OperandView* va, const OperandView* vb, typename
         const char* e = std::getenv("KILN_GEMM_PDL");
         return !(e && e[0] == '0');
     }();
+    // A cluster dimension only for real clusters: KILN_GEMM_CLUSTER_ATTR=1 adds it for 1-CTA
+    // ones too (A/B experiments).
+    static const bool cluster_attr = [] {
+        const char* e = std::getenv("KILN_GEMM_CLUSTER_ATTR");
+        return Cfg::ClusterM > 1 || (e && e[0] == '1');
+    }();
     cudaLaunchAttribute attrs[2];
-    attrs[0].id = cudaLaunchAttributeClusterDimension;
-    attrs[0].val.clusterDim.x = Cfg::ClusterM;
-    attrs[0].val.clusterDim.y = 1;
-    attrs[0].val.clusterDim.z = 1;
-    attrs[1].id = cudaLaunchAttributeProgrammaticStreamSerialization;
-    attrs[1].val.programmaticStreamSerializationAllowed = 1;
+    int n_attrs = 0;
+    if (cluster_attr) {
+        attrs[n_attrs].id = cudaLaunchAttributeClusterDimension;
+        attrs[n_attrs].val.clusterDim.x = Cfg::ClusterM;
+        attrs[n_attrs].val.clusterDim.y = 1;
+        attrs[n_attrs].val.clusterDim.z = 1;
+        ++n_attrs;
+    }
+    if (pdl) {
+        attrs[n_attrs].id = cudaLaunchAttributeProgrammaticStreamSerialization;
+        attrs[n_attrs].val.programmaticStreamSerializationAllowed = 1;
+        ++n_attrs;
+    }
     cfg.attrs = attrs;
-    cfg.numAttrs = pdl ? 2 : 1;
+    cfg.numAttrs = n_attrs;
     return cudaLaunchKernelEx(&cfg, kernel, ma, mb, oa, ob, md, d, dv, p, sched, epi, xf, split);
 }
 

@@ -8,7 +8,7 @@ struct Params {
     int block_m = 128, block_n = 256, block_k = 64;  // CTA tile
     int warpgroup_m = 64;                             // rows per consumer warpgroup
     int stages = 4;                                   // smem pipeline depth
-    int cluster_m = 1, cluster_n = 1;
+    int cluster_m = 1, cluster_n = 1;                 // CTAs per cluster (M: 2 only at BN = 256)
     int swizzle_bytes = 128;
     int group_m = 16;                                 // rasterization group (tiles along M)
     int split_k = 1;                                  // K splits per tile (split_k.h)
@@ -27,8 +27,10 @@ constexpr int max_stages(int bm, int bn, int bk, int elem_bytes, int smem_bytes 
     return s < 1 ? 1 : s;
 }
 
-/// Heuristic: 128x256 tiles (2-CTA clusters) when they fill at least ~90% of the SMs in one
-/// wave, else 128x128 (more, smaller tiles for skinny or small problems). When the tiles still
+/// Heuristic: 128x256 tiles when they fill at least ~90% of the SMs in one wave, else 128x128
+/// (more, smaller tiles for skinny or small problems). 128x256 tiles pair up in 2-CTA clusters
+/// (sharing B) only when there are more tiles than SMs: a single wave of pairs ran 3% slower
+/// than the same tiles unpaired at 2048^3 (bench/NOTES.md, v11). When the tiles still
 /// leave half of the SMs or more idle and K is long, each tile's K is split into as many units
 /// as fill the SMs (at most kMaxSplits, each >= kMinSplitKBlocks k-blocks). Stages fill shared
 /// memory.
@@ -44,6 +46,7 @@ constexpr Params default_params(int M, int N, int K, int batch, int elem_bytes, 
     if (splits > k_blocks / kMinSplitKBlocks) splits = k_blocks / kMinSplitKBlocks;
     if (splits > kMaxSplits) splits = kMaxSplits;
     p.split_k = splits >= 2 ? int(splits) : 1;
+    p.cluster_m = p.block_n == 256 && tiles256 > sms ? 2 : 1;
     p.stages = max_stages(p.block_m, p.block_n, p.block_k, elem_bytes);
     if (p.stages > 6) p.stages = 6;
     return p;

@@ -1,0 +1,159 @@
+// One sm90 library kernel configuration, timed alone: bf16 NT GEMM (A M x K, B N x K, both
+// K-major; D M x N bf16), 128 x 256 tiles, no cluster, the plain product's epilogue (what gemmEx
+// runs for alpha 1, beta 0, no bias, no activation), next to a
+// generated GEMM (kiln compile --emit=cuda, built as a shared object, C = A . B with B stored
+// K x N) on the same A. For A/B experiments on the kernel without rebuilding the whole library:
+// build this file once per variant of the headers (-I a patched copy first) and run each.
+//
+//   nvcc -std=c++20 -O3 -gencode=arch=compute_90a,code=sm_90a -Idevice -Iinclude \
+//        bench/sm90_kernel_ab.cu -o ab -ldl
+//   ./ab M N K [generated.so]
+//
+// Timing: a CUDA graph of 10 back-to-back launches, replayed; median of 50 replays (cudaEvents),
+// L2 flushed before each replay, as bench/gemm_bench_util.py. Prints TFLOP/s and a max-abs
+// check of the two results against each other (both from the same A; the generated one reads B
+// transposed, so the B given to it is the transpose of the library's).
+#include <algorithm>
+#include <cstdio>
+#include <cstdlib>
+#include <dlfcn.h>
+#include <vector>
+
+#include <cuda_bf16.h>
+#include <cuda_runtime.h>
+
+#include "kiln/gemm/epilogue.cuh"
+#include "kiln/gemm/launch_sm90.cuh"
+
+namespace {
+
+using T = __nv_bfloat16;
+using Cfg = kiln::gemm::sm90::Config<T, T, 256, 4, 1>;
+using Epi = kiln::gemm::EpilogueCopy;
+using GenLaunch = int (*)(void*, const void*, const void*, int, int, int, cudaStream_t);
+
+#define CHECK(x)                                                                                \
+    do {                                                                                        \
+        cudaError_t e_ = (x);                                                                   \
+        if (e_ != cudaSuccess) {                                                                \
+            std::fprintf(stderr, "%s:%d: %s\n", __FILE__, __LINE__, cudaGetErrorString(e_));     \
+            std::exit(2);                                                                       \
+        }                                                                                       \
+    } while (0)
+
+__global__ void fill_random(T* p, size_t n, unsigned seed) {
+    for (size_t i = blockIdx.x * size_t(blockDim.x) + threadIdx.x; i < n;
+         i += size_t(gridDim.x) * blockDim.x) {
+        unsigned h = unsigned(i) * 2654435761u ^ seed;
+        h ^= h >> 15;
+        h *= 2246822519u;
+        h ^= h >> 13;
+        p[i] = __float2bfloat16(float(h & 0xffff) / 32768.f - 1.f);
+    }
+}
+
+__global__ void transpose(const T* in, T* out, int rows, int cols) {  // out = in^T
+    for (size_t i = blockIdx.x * size_t(blockDim.x) + threadIdx.x; i < size_t(rows) * cols;
+         i += size_t(gridDim.x) * blockDim.x)
+        out[(i % cols) * rows + i / cols] = in[i];
+}
+
+template <class F>
+float median_ms_per_call(F&& launch, cudaStream_t s, void* flush, size_t flush_bytes) {
+    constexpr int kCalls = 10, kReps = 50;
+    launch();
+    CHECK(cudaStreamSynchronize(s));
+    cudaGraph_t g;
+    CHECK(cudaStreamBeginCapture(s, cudaStreamCaptureModeThreadLocal));
+    for (int i = 0; i < kCalls; ++i) launch();
+    CHECK(cudaStreamEndCapture(s, &g));
+    cudaGraphExec_t ge;
+    CHECK(cudaGraphInstantiate(&ge, g, 0));
+    cudaEvent_t t0, t1;
+    CHECK(cudaEventCreate(&t0));
+    CHECK(cudaEventCreate(&t1));
+    std::vector<float> ms;
+    for (int r = 0; r < kReps + 5; ++r) {
+        CHECK(cudaMemsetAsync(flush, r, flush_bytes, s));
+        CHECK(cudaEventRecord(t0, s));
+        CHECK(cudaGraphLaunch(ge, s));
+        CHECK(cudaEventRecord(t1, s));
+        CHECK(cudaEventSynchronize(t1));
+        float m = 0;
+        CHECK(cudaEventElapsedTime(&m, t0, t1));
+        if (r >= 5) ms.push_back(m / kCalls);
+    }
+    std::sort(ms.begin(), ms.end());
+    CHECK(cudaGraphExecDestroy(ge));
+    CHECK(cudaGraphDestroy(g));
+    return ms[ms.size() / 2];
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    if (argc < 4) {
+        std::fprintf(stderr, "usage: %s M N K [generated.so]\n", argv[0]);
+        return 2;
+    }
+    const int M = std::atoi(argv[1]), N = std::atoi(argv[2]), K = std::atoi(argv[3]);
+    GenLaunch gen = nullptr;
+    if (argc > 4) {
+        void* h = dlopen(argv[4], RTLD_NOW | RTLD_LOCAL);
+        gen = h ? reinterpret_cast<GenLaunch>(dlsym(h, "kiln_launch_gemm")) : nullptr;
+        if (!gen) {
+            std::fprintf(stderr, "%s: no kiln_launch_gemm (%s)\n", argv[4], dlerror());
+            return 2;
+        }
+    }
+    cudaStream_t s;
+    CHECK(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking));
+    T *a, *b, *bt, *d, *dg;
+    CHECK(cudaMalloc(&a, sizeof(T) * M * K));
+    CHECK(cudaMalloc(&b, sizeof(T) * N * K));
+    CHECK(cudaMalloc(&bt, sizeof(T) * N * K));
+    CHECK(cudaMalloc(&d, sizeof(T) * M * N));
+    CHECK(cudaMalloc(&dg, sizeof(T) * M * N));
+    const size_t flush_bytes = 256u << 20;
+    void* flush;
+    CHECK(cudaMalloc(&flush, flush_bytes));
+    fill_random<<<1024, 256, 0, s>>>(a, size_t(M) * K, 1);
+    fill_random<<<1024, 256, 0, s>>>(b, size_t(N) * K, 2);
+    transpose<<<1024, 256, 0, s>>>(b, bt, N, K);
+
+    namespace sm90 = kiln::gemm::sm90;
+    const auto va = kiln::gemm::OperandView::matrix(a, M, K, K, false, 0);
+    const auto vb = kiln::gemm::OperandView::matrix(b, N, K, K, false, 0);
+    const auto dv = kiln::gemm::OutView::matrix(N, 0);
+    auto lib = [&] {
+        CHECK(sm90::launch_views<Cfg>(va, vb, d, dv, M, N, K, 1, Epi{}, s));
+    };
+    const double flop = 2.0 * M * N * K;
+    const float t_lib = median_ms_per_call(lib, s, flush, flush_bytes);
+    std::printf("%dx%dx%d library 128x256 c1: %7.1f TFLOP/s", M, N, K, flop / t_lib / 1e9);
+    if (gen) {
+        auto run_gen = [&] {
+            if (int rc = gen(dg, a, bt, M, N, K, s)) {
+                std::fprintf(stderr, "generated launcher returned %d\n", rc);
+                std::exit(2);
+            }
+        };
+        const float t_gen = median_ms_per_call(run_gen, s, flush, flush_bytes);
+        std::vector<T> hd(size_t(M) * N), hg(size_t(M) * N);
+        CHECK(cudaMemcpy(hd.data(), d, sizeof(T) * hd.size(), cudaMemcpyDeviceToHost));
+        CHECK(cudaMemcpy(hg.data(), dg, sizeof(T) * hg.size(), cudaMemcpyDeviceToHost));
+        float diff = 0, mag = 0;
+        for (size_t i = 0; i < hd.size(); ++i) {
+            diff = std::max(diff, std::abs(__bfloat162float(hd[i]) - __bfloat162float(hg[i])));
+            mag = std::max(mag, std::abs(__bfloat162float(hg[i])));
+        }
+        std::printf("  generated: %7.1f TFLOP/s  library/generated %.3f  max|diff| %.3g of %.3g",
+                    flop / t_gen / 1e9, t_gen / t_lib, diff, mag);
+        if (!(diff <= 0.02f * mag)) {
+            std::printf("  MISMATCH\n");
+            return 1;
+        }
+    }
+    std::printf("\n");
+    return 0;
+}
