@@ -1,6 +1,7 @@
 // kiln::gemm params (GemmKernels §4.2.1): tile shapes and pipeline depth with default heuristics.
 // Plain C++ (no CUDA), so host code and tests can call it.
 #pragma once
+#include "kiln/gemm/split_k.h"
 
 namespace kiln::gemm {
 
@@ -38,15 +39,13 @@ constexpr Params default_params(int M, int N, int K, int batch, int elem_bytes, 
     Params p;
     long tiles256 = long((M + 127) / 128) * ((N + 255) / 256) * batch;
     p.block_n = tiles256 * 10 >= long(sms) * 9 ? 256 : 128;
-    // CTA tiles: 128x256 ones in whole clusters of two along M
-    long tiles = p.block_n == 256 ? long((M + 255) / 256) * 2 * ((N + 255) / 256) * batch
-                                  : long((M + 127) / 128) * ((N + 127) / 128) * batch;
+    p.cluster_m = p.block_n == 256 && tiles256 > sms ? 2 : 1;
+    const long tiles = long(split_k_cta_tiles(M, N, batch, p.block_m, p.block_n, p.cluster_m));
     long k_blocks = (long(K) * elem_bytes + 127) / 128;  // 128-byte k-blocks
     long splits = tiles > 0 ? sms / tiles : 1;
     if (splits > k_blocks / kMinSplitKBlocks) splits = k_blocks / kMinSplitKBlocks;
     if (splits > kMaxSplits) splits = kMaxSplits;
     p.split_k = splits >= 2 ? int(splits) : 1;
-    p.cluster_m = p.block_n == 256 && tiles256 > sms ? 2 : 1;
     p.stages = max_stages(p.block_m, p.block_n, p.block_k, elem_bytes);
     if (p.stages > 6) p.stages = 6;
     return p;
