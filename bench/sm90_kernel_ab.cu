@@ -1,6 +1,8 @@
 // One sm90 library kernel configuration, timed alone: bf16 NT GEMM (A M x K, B N x K, both
 // K-major; D M x N bf16), 128 x 256 tiles, no cluster, the plain product's epilogue (what gemmEx
-// runs for alpha 1, beta 0, no bias, no activation), next to a
+// runs for alpha 1, beta 0, no bias, no activation) or with -DKILN_AB_BIAS_RELU gemmEx's
+// bias + ReLU epilogue (a bf16 column bias); -DKILN_AB_STAGES=S and -DKILN_AB_EPISTAGE=E set
+// the Config's ring depth (default 4) and epilogue staging (default 0), next to a
 // generated GEMM (kiln compile --emit=cuda, built as a shared object, C = A . B with B stored
 // K x N) on the same A. For A/B experiments on the kernel without rebuilding the whole library:
 // build this file once per variant of the headers (-I a patched copy first) and run each.
@@ -27,9 +29,20 @@
 
 namespace {
 
+#ifndef KILN_AB_STAGES
+#define KILN_AB_STAGES 4
+#endif
+#ifndef KILN_AB_EPISTAGE
+#define KILN_AB_EPISTAGE 0
+#endif
 using T = __nv_bfloat16;
-using Cfg = kiln::gemm::sm90::Config<T, T, 256, 4, 1>;
+using Cfg = kiln::gemm::sm90::Config<T, T, 256, KILN_AB_STAGES, 1, false, false, 1, false,
+                                     KILN_AB_EPISTAGE>;
+#ifdef KILN_AB_BIAS_RELU
+using Epi = kiln::gemm::EpilogueLinear<T, kiln::gemm::Activation::ReLU>;
+#else
 using Epi = kiln::gemm::EpilogueCopy;
+#endif
 using GenLaunch = int (*)(void*, const void*, const void*, int, int, int, cudaStream_t);
 
 #define CHECK(x)                                                                                \
@@ -125,12 +138,24 @@ int main(int argc, char** argv) {
     const auto va = kiln::gemm::OperandView::matrix(a, M, K, K, false, 0);
     const auto vb = kiln::gemm::OperandView::matrix(b, N, K, K, false, 0);
     const auto dv = kiln::gemm::OutView::matrix(N, 0);
-    auto lib = [&] {
-        CHECK(sm90::launch_views<Cfg>(va, vb, d, dv, M, N, K, 1, Epi{}, s));
-    };
+    Epi epi{};
+#ifdef KILN_AB_BIAS_RELU
+    T* bias;
+    CHECK(cudaMalloc(&bias, sizeof(T) * N));
+    fill_random<<<64, 256, 0, s>>>(bias, N, 3);
+    epi.bias = bias;
+    epi.bias_type = kiln::gemm::BiasType::BF16;
+    epi.bias_mode = kiln::gemm::BiasMode::Col;
+    const char* what = "bias+relu";
+#else
+    const char* what = "copy";
+#endif
+    auto lib = [&] { CHECK(sm90::launch_views<Cfg>(va, vb, d, dv, M, N, K, 1, epi, s)); };
     const double flop = 2.0 * M * N * K;
     const float t_lib = median_ms_per_call(lib, s, flush, flush_bytes);
-    std::printf("%dx%dx%d library 128x256 c1: %7.1f TFLOP/s", M, N, K, flop / t_lib / 1e9);
+    std::printf("%dx%dx%d library 128x256 c1 %s stages=%d epistage=%d staging=%d: %7.1f TFLOP/s",
+                M, N, K, what, Cfg::Stages, KILN_AB_EPISTAGE, Cfg::StagingPerConsumer,
+                flop / t_lib / 1e9);
     if (gen) {
         auto run_gen = [&] {
             if (int rc = gen(dg, a, bt, M, N, K, s)) {

@@ -47,18 +47,29 @@ bool launch_fold(const Problem& p, AffineFold<E>& fold) {
 /// BN = 256 only (one tile shape keeps the unit small; the heuristic's 128-wide tiles help
 /// only problems too small to fill the SMs). Without A/B transforms, or with folded ones, the
 /// kernel skips the shared-memory pass (C transformed, D summed in the epilogue).
+/// The epilogue's inputs (C, the column bias, the fold's v) are staged in shared memory during
+/// the mainloop (epilogue_stage.cuh); the 64 KiB they take leave room for 3 stages, not 4.
+/// A C that TMA cannot read (ldc or pointer not 16-byte aligned) is loaded from global memory
+/// by a kernel that stages only the column vectors.
 template <class T>
 cudaError_t run_chain_sm90(const Problem& p) {
     const bool operands = !p.op_a.identity() || !p.op_b.identity();
     return with_activation(p.act, [&](auto act) {
-        using Cfg = Sm90Config<T, T, 256, false, false>;
         using Linear = EpilogueLinear<T, act.value, false, transform::Affine>;
         WithReductions<AffineFold<Linear>> epi{{linear_epilogue<T, act.value, transform::Affine>(p)},
                                                {p.row_sum, p.col_sum, p.M, p.N}};
         epi.base.base.c_op = transform::Affine::make(p.op_c.scale, p.op_c.shift, p.op_c.relu);
-        auto launch = [&](const auto& xf) {
+        auto launch_staging = [&](auto stage, const auto& xf) {
+            using Cfg = sm90::Config<T, T, 256, 3, sm90_default_cluster_m(256), false, false, 1,
+                                     false, decltype(stage)::value>;
             return sm90::launch_views<Cfg>(p.va, p.vb, static_cast<T*>(p.c), p.vd, p.M, p.N, p.K,
                                            p.batch, epi, p.stream, 16, xf);
+        };
+        auto launch = [&](const auto& xf) {
+            const cudaError_t e =
+                launch_staging(std::integral_constant<int, stage_columns(2) | kStageC>{}, xf);
+            if (e != cudaErrorInvalidValue || !epi.c_source().ptr) return e;
+            return launch_staging(std::integral_constant<int, stage_columns(2)>{}, xf);
         };
         if (!operands || launch_fold<T>(p, epi.base)) return launch(sm90::NoOperandTransform{});
         return launch(sm90::OperandTransform<sm90::Affine16, sm90::Affine16>{affine16(p.op_a),

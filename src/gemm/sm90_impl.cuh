@@ -13,9 +13,11 @@ inline BiasType to_bias_type(DataType t) {
 
 /// The kernel shape of every sm90 instantiation: 128 x BN tiles, 1- or 2-CTA clusters at BN = 256
 /// (Problem::cluster_m); SplitK: whether it can split K (gemmEx and contract without transforms).
+/// EpiStage: what the epilogue stages in shared memory (epilogue_stage.cuh).
 template <class In, class Out, int BN, bool MnA, bool MnB, bool SplitK = false,
-          int ClusterM = sm90_default_cluster_m(BN)>
-using Sm90Config = sm90::Config<In, Out, BN, BN == 256 ? 4 : 6, ClusterM, MnA, MnB, 1, SplitK>;
+          int ClusterM = sm90_default_cluster_m(BN), int EpiStage = 0>
+using Sm90Config =
+    sm90::Config<In, Out, BN, BN == 256 ? 4 : 6, ClusterM, MnA, MnB, 1, SplitK, EpiStage>;
 
 /// alpha * acc + beta * c_op(C) + bias, then Act (the Problem's epilogue fields).
 template <class Out, Activation Act, class CXf = transform::Identity>
@@ -56,17 +58,21 @@ inline bool plain_product(const Problem& p) {
 /// is fetched cold once per CTA, and a short problem waits on it (2048^3, one tile per CTA:
 /// 36.8 -> 34.2 us per launch under ncu; bench/NOTES.md, v11). Skipping the linear part at
 /// run time instead made ptxas spill 400+ bytes in every 128 x 256 kernel.
+/// Unsplit linear kernels stage the column bias in shared memory during the mainloop
+/// (epilogue_stage.cuh), so the epilogue does not wait on its loads.
 template <class In, class Out, bool MnA, bool MnB, int BN, bool SplitK, int ClusterM>
 cudaError_t run_sm90_cfg(const Problem& p) {
-    using Cfg = Sm90Config<In, Out, BN, MnA, MnB, SplitK, ClusterM>;
-    auto launch = [&](const auto& epi) {
+    auto launch = [&]<int EpiStage>(const auto& epi) {
+        using Cfg = Sm90Config<In, Out, BN, MnA, MnB, SplitK, ClusterM, EpiStage>;
         return sm90::launch_views<Cfg>(p.va, p.vb, static_cast<Out*>(p.c), p.vd, p.M, p.N, p.K,
                                        p.batch, epi, p.stream, 16, sm90::NoOperandTransform{},
                                        p.split);
     };
-    if (plain_product(p)) return launch(EpilogueCopy{});
-    return with_activation(p.act,
-                           [&](auto act) { return launch(linear_epilogue<Out, act.value>(p)); });
+    if (plain_product(p)) return launch.template operator()<0>(EpilogueCopy{});
+    constexpr int Stage = SplitK ? 0 : stage_columns(1);
+    return with_activation(p.act, [&](auto act) {
+        return launch.template operator()<Stage>(linear_epilogue<Out, act.value>(p));
+    });
 }
 
 /// The split-capable kernel only where K is split: compiled in, its fix-up cost unsplit

@@ -19,6 +19,7 @@
 #include <cuda_bf16.h>
 #include <cuda_fp16.h>
 
+#include "kiln/gemm/epilogue_stage.cuh"
 #include "kiln/gemm/numeric.cuh"
 
 namespace kiln::gemm {
@@ -60,22 +61,37 @@ struct AffineFold {
     const float* v = nullptr;            // per column
     int64_t u_stride = 0, v_stride = 0;  // per batch
 
+    /// Staging (epilogue_stage.cuh): v first, then the wrapped epilogue's vectors.
+    static constexpr int column_vectors = 1 + column_vectors_of<E>;
+    __device__ __forceinline__ void stage_columns(float* cols, int width, int col_begin, int b,
+                                                  int N, int t) const {
+        if (u) {
+            const float* vb = v + b * v_stride;
+            for (int i = t; i < width; i += 128)
+                cols[i] = col_begin + i < N ? vb[col_begin + i] : 0.f;
+        }
+        if constexpr (column_vectors_of<E> > 0)
+            base.stage_columns(cols + width, width, col_begin, b, N, t);
+    }
+    __host__ __device__ CSource c_source() const { return base.c_source(); }
+
     /// acc[4j+e] holds (row0 + 8*(e/2), col0 + 8j + e%2) (the wgmma layout).
-    template <int NAcc>
+    template <int NAcc, class S = NoStage>
     __device__ __forceinline__ void apply(float (&acc)[NAcc], int row0, int col0, int b, int M,
-                                          int N) const {
-        if (u) fold(acc, row0, col0, b, M, N);
+                                          int N, const S& s = {}) const {
+        if (u) fold(acc, row0, col0, b, M, N, s);
         // The corrected fragment is pinned before the wrapped epilogue's loads are scheduled:
         // with both phases' loads interleaved ptxas spilled 40-150 bytes.
 #pragma unroll
         for (int i = 0; i < NAcc; ++i) asm volatile("" : "+f"(acc[i])::"memory");
-        base.apply(acc, row0, col0, b, M, N);
+        if constexpr (S::staged) base.apply(acc, row0, col0, b, M, N, s.inner(1));
+        else base.apply(acc, row0, col0, b, M, N);
     }
 
   private:
-    template <int NAcc>
+    template <int NAcc, class S>
     __device__ __forceinline__ void fold(float (&acc)[NAcc], int row0, int col0, int b, int M,
-                                         int N) const {
+                                         int N, const S& s) const {
         const float* ub = u + b * u_stride;
         const float* vb = v + b * v_stride;
         const float ur[2] = {row0 < M ? ub[row0] : 0.f, row0 + 8 < M ? ub[row0 + 8] : 0.f};
@@ -86,7 +102,10 @@ struct AffineFold {
 #pragma unroll
             for (int j = 0; j < Chunk; ++j) {
                 const int c = col0 + 8 * (jc + j);  // even: (c, c+1) is one 8-byte load
-                if (c + 1 < N) {
+                if constexpr (S::staged) {
+                    const float2 p = s.column_pair(0, jc + j);
+                    vc[j][0] = p.x, vc[j][1] = p.y;
+                } else if (c + 1 < N) {
                     const float2 p = *reinterpret_cast<const float2*>(vb + c);
                     vc[j][0] = p.x, vc[j][1] = p.y;
                 } else {

@@ -9,6 +9,7 @@
 #include <cstdint>
 #include <cuda_bf16.h>
 #include <cuda_fp16.h>
+#include "kiln/gemm/epilogue_stage.cuh"
 #include "kiln/gemm/numeric.cuh"
 #include "kiln/gemm/transform.cuh"
 
@@ -90,13 +91,28 @@ struct EpilogueLinear {
         else return activate<ActT>(v);
     }
 
+    /// Staging (epilogue_stage.cuh): the column bias is this epilogue's one column vector.
+    static constexpr int column_vectors = 1;
+    __device__ __forceinline__ void stage_columns(float* cols, int width, int col_begin, int b,
+                                                  int N, int t) const {
+        if (bias_mode != BiasMode::Col) return;
+        for (int i = t; i < width; i += 128)
+            cols[i] = col_begin + i < N
+                          ? load_as_float(bias, bias_type, b * batch_stride_bias + col_begin + i)
+                          : 0.f;
+    }
+    __host__ __device__ CSource c_source() const {
+        return {beta != 0.f ? c : nullptr, ldc, batch_stride_c};
+    }
+
     /// Whole-fragment form used by the wgmma kernel: acc[4j+e] holds (row0 + 8*(e/2),
-    /// col0 + 8j + e%2) (the wgmma accumulator layout). Loads of C and bias are issued in
-    /// batches of Chunk column groups with the uniform branches hoisted out of the loops, so
-    /// they overlap instead of serializing one global-load latency per element.
-    template <int NAcc>
+    /// col0 + 8j + e%2) (the wgmma accumulator layout). Unstaged (S = NoStage), loads of C
+    /// and bias are issued in batches of Chunk column groups with the uniform branches hoisted
+    /// out of the loops, so they overlap instead of serializing one global-load latency per
+    /// element; staged, they are shared-memory reads.
+    template <int NAcc, class S = NoStage>
     __device__ __forceinline__ void apply(float (&acc)[NAcc], int row0, int col0, int b, int M,
-                                         int N) const {
+                                         int N, const S& s = {}) const {
         // 4 column groups per batch (2 for fp32 C): few live registers, no spills
         constexpr int J = NAcc / 4, Chunk = 4;
         static_assert(J % Chunk == 0, "fragment must hold a multiple of Chunk column groups");
@@ -111,21 +127,14 @@ struct EpilogueLinear {
             auto col_of = [&](int i) { return col0 + 8 * jc + 8 * (i / 4) + i % 2; };
             if (bias_mode == BiasMode::Col) {
                 float cb[Chunk * 2];
-                const int64_t base = b * batch_stride_bias;
-                auto ok = [&](int k) { return col_of(4 * (k / 2) + k % 2) < N; };
-                auto at = [&](int k) { return base + col_of(4 * (k / 2) + k % 2); };
-                if (bias_type == BiasType::F32) {
+                if constexpr (S::staged) {
 #pragma unroll
-                    for (int k = 0; k < Chunk * 2; ++k)
-                        cb[k] = ok(k) ? static_cast<const float*>(bias)[at(k)] : 0.f;
-                } else if (bias_type == BiasType::BF16) {
-#pragma unroll
-                    for (int k = 0; k < Chunk * 2; ++k)
-                        cb[k] = ok(k) ? to_float(static_cast<const __nv_bfloat16*>(bias)[at(k)]) : 0.f;
+                    for (int j = 0; j < Chunk; ++j) {
+                        const float2 v = s.column_pair(0, jc + j);
+                        cb[2 * j] = v.x, cb[2 * j + 1] = v.y;
+                    }
                 } else {
-#pragma unroll
-                    for (int k = 0; k < Chunk * 2; ++k)
-                        cb[k] = ok(k) ? to_float(static_cast<const __half*>(bias)[at(k)]) : 0.f;
+                    load_bias_cols(cb, [&](int k) { return col_of(4 * (k / 2) + k % 2); }, b, N);
                 }
 #pragma unroll
                 for (int i = 0; i < Chunk * 4; ++i)
@@ -136,11 +145,21 @@ struct EpilogueLinear {
             }
             if (beta != 0.f) {
                 float cv[Chunk * 4];
-                const CT* cp = c + b * batch_stride_c;
+                if constexpr (S::has_c) {
+                    // The TMA zero-filled C past M and N; those values are never stored.
 #pragma unroll
-                for (int i = 0; i < Chunk * 4; ++i) {
-                    const int r = row0 + 8 * ((i % 4) / 2), cc = col_of(i);
-                    cv[i] = (r < M && cc < N) ? c_op(to_float(cp[int64_t(r) * ldc + cc])) : 0.f;
+                    for (int i = 0; i < Chunk * 4; i += 2) {
+                        const float2 v = s.template c_pair<CT>((i % 4) / 2, jc + i / 4);
+                        cv[i] = c_op(v.x), cv[i + 1] = c_op(v.y);
+                    }
+                } else {
+                    const CT* cp = c + b * batch_stride_c;
+#pragma unroll
+                    for (int i = 0; i < Chunk * 4; ++i) {
+                        const int r = row0 + 8 * ((i % 4) / 2), cc = col_of(i);
+                        cv[i] =
+                            (r < M && cc < N) ? c_op(to_float(cp[int64_t(r) * ldc + cc])) : 0.f;
+                    }
                 }
 #pragma unroll
                 for (int i = 0; i < Chunk * 4; ++i) a[i] += beta * cv[i];
@@ -151,6 +170,29 @@ struct EpilogueLinear {
 #pragma unroll
         for (int i = 0; i < NAcc; ++i)
             acc[i] = RuntimeAct ? activate(act, acc[i]) : activate<ActT>(acc[i]);
+    }
+
+  private:
+    /// cb[k] = bias[col_of(k)] (0 past N), one batch of loads per storage type.
+    template <int K, class ColOf>
+    __device__ __forceinline__ void load_bias_cols(float (&cb)[K], ColOf col_of, int b,
+                                                   int N) const {
+        const int64_t base = b * batch_stride_bias;
+        auto ok = [&](int k) { return col_of(k) < N; };
+        if (bias_type == BiasType::F32) {
+#pragma unroll
+            for (int k = 0; k < K; ++k)
+                cb[k] = ok(k) ? static_cast<const float*>(bias)[base + col_of(k)] : 0.f;
+        } else if (bias_type == BiasType::BF16) {
+#pragma unroll
+            for (int k = 0; k < K; ++k)
+                cb[k] = ok(k) ? to_float(static_cast<const __nv_bfloat16*>(bias)[base + col_of(k)])
+                              : 0.f;
+        } else {
+#pragma unroll
+            for (int k = 0; k < K; ++k)
+                cb[k] = ok(k) ? to_float(static_cast<const __half*>(bias)[base + col_of(k)]) : 0.f;
+        }
     }
 };
 

@@ -79,8 +79,12 @@ inline constexpr dev::wgmma::DType wgmma_type =
 /// 128 8-bit ones). Planes: 1 = real operands, 2 = split complex (real and imaginary planes).
 /// SplitK: the kernel can split tiles along K (split_k.cuh). Off, the fix-up is not compiled
 /// in: it costs registers (the element-wise chain kernels spilled 36 bytes with it).
+/// EpiStage: stage_columns(n) | kStageC (epilogue_stage.cuh): the epilogue's n column vectors
+/// and C's tile are brought into shared memory during the mainloop (C: the staging buffer grows
+/// to the warpgroup's whole 64 x BN part, one store round per tile).
 template <class ElementT, class OutT, int BN_ = 256, int Stages_ = 4, int ClusterM_ = 1,
-          bool MnMajorA_ = false, bool MnMajorB_ = false, int Planes_ = 1, bool SplitK_ = false>
+          bool MnMajorA_ = false, bool MnMajorB_ = false, int Planes_ = 1, bool SplitK_ = false,
+          int EpiStage_ = 0>
 struct Config {
     using Element = ElementT;
     using Out = OutT;
@@ -115,11 +119,28 @@ struct Config {
     // 2 * Stages mbarriers, then one split-K flag per consumer; padded to keep alignment
     static constexpr int BarrierBytes = 1024;
     static constexpr int SplitFlagOffset = 2 * Stages * 8;
-    static_assert(SplitFlagOffset + 4 * Consumers <= BarrierBytes,
-                  "mbarriers and flags exceed their reserved space");
-    static constexpr int StagingBytes = StagedStore ? Consumers * kStagingBytes : 0;
+    static constexpr int ColumnVectors = EpiStage_ & 3;
+    static constexpr bool StageColumns = ColumnVectors > 0;
+    static constexpr bool StageC = (EpiStage_ & kStageC) != 0;
+    static_assert(!StageC || StagedStore, "staged C: 16-bit real outputs (the staging buffer)");
+    static_assert(!(StageC || StageColumns) || !SplitK,
+                  "staged epilogue inputs: unsplit tiles (every unit runs its epilogue)");
+    // Per consumer: column vectors, and staging panels: the whole 64 x BN part when C is
+    // staged, else two, or one where two do not fit next to the ring and the vectors.
+    static constexpr int ColumnBytes = Consumers * ColumnVectors * BN * 4;
+    static constexpr int StagingPerConsumer =
+        StageC ? 64 * BN * 2
+        : Stages * StageBytes + BarrierBytes + Consumers * kStagingBytes + ColumnBytes + 1024 <=
+                227 * 1024
+            ? kStagingBytes
+            : kPanelBytes;
+    static constexpr int StagingBytes = StagedStore ? Consumers * StagingPerConsumer : 0;
+    static constexpr int CFullOffset = 512;  // one mbarrier per consumer: its C tile landed
+    static_assert(SplitFlagOffset + 4 * Consumers <= CFullOffset &&
+                  CFullOffset + 8 * Consumers <= BarrierBytes, "barrier block layout");
     // +1024: dynamic smem is only 16-byte aligned; swizzled tiles need 1024.
-    static constexpr int SmemBytes = Stages * StageBytes + BarrierBytes + StagingBytes + 1024;
+    static constexpr int SmemBytes =
+        Stages * StageBytes + BarrierBytes + StagingBytes + ColumnBytes + 1024;
     static_assert(SmemBytes <= 227 * 1024, "pipeline does not fit in 227 KiB of shared memory");
 };
 
@@ -195,11 +216,13 @@ inline constexpr uint32_t kstep_bytes = MnMajor ? 2048 : 32;
 
 /// Applies `epi` to one consumer warpgroup's fragment in registers (acc[4j+e] holds
 /// (row0 + 8*(e/2), col0 + 8j + e%2), the wgmma layout).
-template <int NAcc, class Epilogue>
+/// s: what was staged for the tile (NoStage: nothing; epilogue_stage.cuh).
+template <int NAcc, class Epilogue, class S = NoStage>
 __device__ __forceinline__ void apply_epilogue(float (&acc)[NAcc], const Epilogue& epi, int row0,
-                                               int col0, int batch, const Problem& p) {
-    if constexpr (requires { epi.apply(acc, row0, col0, batch, p.M, p.N); }) {
-        epi.apply(acc, row0, col0, batch, p.M, p.N);  // batched loads of C / bias
+                                               int col0, int batch, const Problem& p,
+                                               const S& s = {}) {
+    if constexpr (requires { epi.apply(acc, row0, col0, batch, p.M, p.N, s); }) {
+        epi.apply(acc, row0, col0, batch, p.M, p.N, s);  // batched loads of C / bias
         // Results pinned before the store pass. Known: the fp32-output, no-activation,
         // BN = 256 instantiation still spills 60 bytes in ptxas (see bench/NOTES.md).
         dev::wgmma::fence_operand(acc);
@@ -271,6 +294,7 @@ __device__ __forceinline__ void store_direct(const float (&acc)[NAcc], Out* __re
 enum Barrier : int { kStagingBarrier = 1 /* + consumer index */, kTransformBarrier = 3 };
 
 /// tm_d: D's rank-3 {N, M, batch} map, used when dv.tma_store (Cfg::StagedStore kernels only).
+/// tm_c: C's map of the same form, used when Cfg::StageC and the epilogue reads C.
 /// xf: the operand transform (NoOperandTransform: none), see operand_transform.cuh.
 /// split: the K splits' workspace when sched.splits > 1 (Cfg::SplitK kernels only).
 template <class Cfg, class Epilogue, class Xf = NoOperandTransform>
@@ -278,6 +302,7 @@ __global__ void __launch_bounds__(Cfg::Threads, 1)
     gemm_kernel(const __grid_constant__ OperandMaps<Cfg::Planes> tm_a,
                 const __grid_constant__ OperandMaps<Cfg::Planes> tm_b, TmaOperand oa,
                 TmaOperand ob, const __grid_constant__ CUtensorMap tm_d,
+                const __grid_constant__ CUtensorMap tm_c,
                 typename Cfg::Out* __restrict__ d, OutView dv, Problem p, TileScheduler sched,
                 Epilogue epi, Xf xf, SplitK split) {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
@@ -297,6 +322,9 @@ __global__ void __launch_bounds__(Cfg::Threads, 1)
     int* split_flags =
         reinterpret_cast<int*>(smem + Stages * Cfg::StageBytes + Cfg::SplitFlagOffset);
     uint8_t* staging = smem + Stages * Cfg::StageBytes + Cfg::BarrierBytes;
+    uint64_t* c_full =
+        reinterpret_cast<uint64_t*>(smem + Stages * Cfg::StageBytes + Cfg::CFullOffset);
+    float* columns = reinterpret_cast<float*>(staging + Cfg::StagingBytes);
 
     const int warpgroup = threadIdx.x / 128;
     const int k_blocks = (p.K + BK - 1) / BK;
@@ -307,6 +335,8 @@ __global__ void __launch_bounds__(Cfg::Threads, 1)
             // one arrive per consumer warp of every CTA that reads this slot's B half
             dev::mbarrier::init(&empty[s], Cfg::Consumers * 4 * Cfg::ClusterM);
         }
+        if constexpr (Cfg::StageC)
+            for (int c = 0; c < Cfg::Consumers; ++c) dev::mbarrier::init(&c_full[c], 1);
         dev::fence::mbarrier_init();
         for (int pl = 0; pl < Planes; ++pl) {
             dev::tma::prefetch_descriptor(&tm_a.plane[pl]);
@@ -383,6 +413,33 @@ __global__ void __launch_bounds__(Cfg::Threads, 1)
             }
         };
 
+        // Staged epilogue inputs (epilogue_stage.cuh) of this warpgroup's 64 x BN part.
+        constexpr bool Staged = Cfg::StageC || Cfg::StageColumns;
+        uint8_t* my_staging = staging + cw * Cfg::StagingPerConsumer;
+        float* my_columns = columns + cw * Cfg::ColumnVectors * BN;
+        const bool stage_c = [&] {
+            if constexpr (Cfg::StageC) return epi.c_source().ptr != nullptr;
+            else return false;
+        }();
+        uint32_t c_phase = 0;
+        static_assert(!Cfg::StageColumns || column_vectors_of<Epilogue> <= Cfg::ColumnVectors,
+                      "the epilogue reads more column vectors than the kernel stages");
+        // Called once per tile after its first wgmmas are issued, so both loads overlap them.
+        auto stage_inputs = [&](const TileCoord& tc) {
+            // The previous tile's epilogue has read the buffers (and, for C, the previous
+            // tile's stores have read the staging buffer) before they are refilled.
+            dev::named_barrier::sync(kStagingBarrier + cw, 128);
+            if (stage_c && t == 0) {
+                dev::tma::store_wait_read<0>();
+                dev::mbarrier::arrive_expect_tx(&c_full[cw], Cfg::StagingPerConsumer);
+                for (int pn = 0; pn < BN / 64; ++pn)
+                    dev::tma::load(my_staging + pn * kPanelBytes, &tm_c, &c_full[cw],
+                                   tc.n * BN + 64 * pn, tc.m * BM + cw * 64, tc.batch);
+            }
+            if constexpr (Cfg::StageColumns && column_vectors_of<Epilogue> > 0)
+                epi.stage_columns(my_columns, BN, tc.n * BN, tc.batch, p.N, t);
+        };
+
         for (int u = cluster_id; u < sched.total(); u += clusters) {
             const WorkUnit w = unit_at(u);
             const TileCoord tc = w.coord;
@@ -390,6 +447,9 @@ __global__ void __launch_bounds__(Cfg::Threads, 1)
             for (int pl = 0; pl < Planes; ++pl)
 #pragma unroll
                 for (int i = 0; i < BN / 2; ++i) acc[pl][i] = 0.f;
+            if constexpr (Staged) {
+                if (w.k_begin == w.k_end) stage_inputs(tc);
+            }
             int prev_stage = -1;
             for (int kb = w.k_begin; kb < w.k_end; ++kb) {
                 dev::mbarrier::wait(&full[st.stage], st.phase);
@@ -431,6 +491,9 @@ __global__ void __launch_bounds__(Cfg::Threads, 1)
                     }
                 }
                 dev::wgmma::commit();
+                if constexpr (Staged) {
+                    if (kb == w.k_begin) stage_inputs(tc);
+                }
                 // Keep one batch in flight: the previous stage's wgmmas have retired once at
                 // most one group is pending, so its buffer can go back to the producer.
                 dev::wgmma::wait<1>();
@@ -458,12 +521,24 @@ __global__ void __launch_bounds__(Cfg::Threads, 1)
                                         cw, t, kStagingBarrier + cw, split_flags + cw))
                         continue;
                 }
-                apply_epilogue(acc[0], epi, row0, col0, tc.batch, p);
+                if constexpr (Staged) {
+                    dev::named_barrier::sync(kStagingBarrier + cw, 128);  // columns written
+                    if (stage_c) {
+                        dev::mbarrier::wait(&c_full[cw], c_phase);
+                        c_phase ^= 1u;
+                    }
+                    const TileStage<Cfg::StageC> ts{my_columns, BN, my_staging,
+                                                    dev::wgmma::accumulator_row(t, 0),
+                                                    dev::wgmma::accumulator_col(t, 0)};
+                    apply_epilogue(acc[0], epi, row0, col0, tc.batch, p, ts);
+                } else {
+                    apply_epilogue(acc[0], epi, row0, col0, tc.batch, p);
+                }
                 if constexpr (Cfg::StagedStore) {
                     if (dv.tma_store) {
-                        store_staged<typename Cfg::Out>(acc[0], staging + cw * kStagingBytes,
-                                                        &tm_d, tc.m * BM + cw * 64, tc.n * BN,
-                                                        tc.batch, kStagingBarrier + cw, t);
+                        store_staged<typename Cfg::Out, Cfg::StagingPerConsumer / kPanelBytes>(
+                            acc[0], my_staging, &tm_d, tc.m * BM + cw * 64, tc.n * BN, tc.batch,
+                            kStagingBarrier + cw, t);
                         continue;
                     }
                 }

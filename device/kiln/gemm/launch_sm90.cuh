@@ -131,7 +131,8 @@ inline bool make_output_map(CUtensorMap* map, const Out* d, const OutView& dv, i
 /// General launch: operands as Cfg::Planes views each (va[0], vb[0]: real parts; va[1], vb[1]:
 /// imaginary parts, same geometry), the output as a view (views.h; unused by complex
 /// epilogues, which carry their own). Returns cudaErrorInvalidValue when a TMA rule fails (the
-/// caller takes the generic path). Cfg::MnMajorA/B must match the views.
+/// caller takes the generic path; for Cfg::StageC kernels also when C's map fails those rules).
+/// Cfg::MnMajorA/B must match the views.
 /// xf: the operand transform (operand_transform.cuh), K-major real operands only.
 /// split: K splits per tile and their buffers (split_k.h, sized for split_k_cta_tiles(M, N,
 /// batch, Cfg::BM, Cfg::BN, Cfg::ClusterM) tiles), Cfg::SplitK kernels only.
@@ -164,8 +165,15 @@ cudaError_t launch_planes(const OperandView* va, const OperandView* vb, typename
                      dv.rs1 % a == 0 && dv.cs1 % a == 0 && dv.batch_stride % a == 0 &&
                      reinterpret_cast<uintptr_t>(d) % (a * sizeof(typename Cfg::Out)) == 0;
     }
-    CUtensorMap md{};
+    CUtensorMap md{}, mc{};
     dv.tma_store = Cfg::StagedStore && make_output_map(&md, d, dv, M, N, batch);
+    // Staged C (epilogue_stage.cuh) is read through a map of D's form: no map, no launch.
+    if constexpr (Cfg::StageC) {
+        const CSource c = epi.c_source();
+        if (c.ptr && !make_output_map(&mc, static_cast<const typename Cfg::Out*>(c.ptr),
+                                      OutView::matrix(c.ld, c.batch_stride), M, N, batch))
+            return cudaErrorInvalidValue;
+    }
 
     // KILN_GEMM_GROUP_M overrides the rasterization group (tuning experiments only).
     if (const char* g = std::getenv("KILN_GEMM_GROUP_M")) group_m = std::max(1, std::atoi(g));
@@ -246,7 +254,8 @@ cudaError_t launch_planes(const OperandView* va, const OperandView* vb, typename
     }
     cfg.attrs = attrs;
     cfg.numAttrs = n_attrs;
-    return cudaLaunchKernelEx(&cfg, kernel, ma, mb, oa, ob, md, d, dv, p, sched, epi, xf, split);
+    return cudaLaunchKernelEx(&cfg, kernel, ma, mb, oa, ob, md, mc, d, dv, p, sched, epi, xf,
+                              split);
 }
 
 /// Real operands: one view each.

@@ -14,6 +14,8 @@
 #pragma once
 #include <cstdint>
 
+#include "kiln/gemm/epilogue_stage.cuh"
+
 namespace kiln::gemm {
 
 struct Reductions {
@@ -36,13 +38,24 @@ template <class E> struct WithReductions {
         return v;
     }
 
+    /// Staging (epilogue_stage.cuh): whatever the wrapped epilogue stages.
+    static constexpr int column_vectors = column_vectors_of<E>;
+    __device__ __forceinline__ void stage_columns(float* cols, int width, int col_begin, int b,
+                                                  int N, int t) const {
+        if constexpr (column_vectors > 0) base.stage_columns(cols, width, col_begin, b, N, t);
+    }
+    __host__ __device__ CSource c_source() const {
+        if constexpr (requires { base.c_source(); }) return base.c_source();
+        else return {};
+    }
+
     /// wgmma kernel: the base epilogue on the whole fragment (acc[4j+e] holds (row0 + 8*(e/2),
     /// col0 + 8j + e%2)), then the sums of the fragment's in-range values.
-    template <int NAcc>
+    template <int NAcc, class S = NoStage>
     __device__ __forceinline__ void apply(float (&acc)[NAcc], int row0, int col0, int b, int M,
-                                          int N) const {
-        if constexpr (requires { base.apply(acc, row0, col0, b, M, N); }) {
-            base.apply(acc, row0, col0, b, M, N);
+                                          int N, const S& s = {}) const {
+        if constexpr (requires { base.apply(acc, row0, col0, b, M, N, s); }) {
+            base.apply(acc, row0, col0, b, M, N, s);
         } else {
 #pragma unroll
             for (int j = 0; j < NAcc / 4; ++j)

@@ -7,6 +7,8 @@
 // Why: the direct path's 4-byte stores scatter over 8 rows per warp instruction and compete with
 // the mainloop's TMA loads in L2; the generated kernels measured +13% from this scheme
 // (bench/NOTES.md, "TMA-store epilogue").
+// Round: panels per pass through the buffer (kStagedPanels; BN / 64 where the buffer holds the
+// warpgroup's whole 64 x BN part, as when it also stages C: epilogue_stage.cuh).
 // Requires: a 16-bit Out; `staging` 1024-byte aligned, owned by this warpgroup; `map` a rank-3
 // {N, M, batch} tensor map of D with a {64, 64, 1} box and 128B swizzle; `barrier_id` a named
 // barrier no other warpgroup uses. Every thread of the warpgroup calls it (t = 0..127).
@@ -32,7 +34,13 @@ inline constexpr int kPanelBytes = 64 * 128;
 inline constexpr int kStagedPanels = 2;
 inline constexpr int kStagingBytes = kStagedPanels * kPanelBytes;
 
-template <class Out, int NAcc>
+/// Byte offset of the 16-bit element pair (row, col), col even, in a buffer of 64-column panels.
+__host__ __device__ constexpr uint32_t staged_offset(int row, int col) {
+    return (col / 64) * kPanelBytes +
+           kiln::dev::swizzle::offset<kiln::dev::swizzle::Mode::B128>(row, (col % 64) * 2);
+}
+
+template <class Out, int Round = kStagedPanels, int NAcc>
 __device__ __forceinline__ void store_staged(const float (&acc)[NAcc], uint8_t* staging,
                                              const CUtensorMap* map, int tile_row, int tile_col,
                                              int batch, int barrier_id, int t) {
@@ -42,24 +50,21 @@ __device__ __forceinline__ void store_staged(const float (&acc)[NAcc], uint8_t* 
     namespace dev = kiln::dev;
     const int srow = dev::wgmma::accumulator_row(t, 0), scol = dev::wgmma::accumulator_col(t, 0);
 #pragma unroll
-    for (int p0 = 0; p0 < Panels; p0 += kStagedPanels) {
+    for (int p0 = 0; p0 < Panels; p0 += Round) {
         // The previous round's (or tile's) stores must have read the buffer before it is rewritten.
         if (t == 0)
             dev::tma::store_wait_read<0>();
         dev::named_barrier::sync(barrier_id, 128);
         constexpr int JPerPanel = 64 / 8; // 8-column fragment groups per panel
 #pragma unroll
-        for (int j = p0 * JPerPanel; j < (p0 + kStagedPanels) * JPerPanel; ++j) {
+        for (int j = p0 * JPerPanel; j < (p0 + Round) * JPerPanel; ++j) {
             if (j >= Panels * JPerPanel)
                 break;
-            uint8_t* panel = staging + (j / JPerPanel - p0) * kPanelBytes;
-            const int byte = ((8 * j) % 64 + scol) * 2;
 #pragma unroll
             for (int h = 0; h < 2; ++h) {
                 // Conflict-free: a warp's 8 rows land in 8 distinct 16-byte chunks (the swizzle).
-                const uint32_t at =
-                    dev::swizzle::offset<dev::swizzle::Mode::B128>(srow + 8 * h, byte);
-                store_pair(reinterpret_cast<Out*>(panel + at), acc[4 * j + 2 * h],
+                const uint32_t at = staged_offset(srow + 8 * h, 8 * j - 64 * p0 + scol);
+                store_pair(reinterpret_cast<Out*>(staging + at), acc[4 * j + 2 * h],
                            acc[4 * j + 2 * h + 1]);
             }
         }
@@ -67,7 +72,7 @@ __device__ __forceinline__ void store_staged(const float (&acc)[NAcc], uint8_t* 
         dev::named_barrier::sync(barrier_id, 128);
         if (t == 0) {
 #pragma unroll
-            for (int p = p0; p < p0 + kStagedPanels && p < Panels; ++p) {
+            for (int p = p0; p < p0 + Round && p < Panels; ++p) {
                 const int32_t coords[3] = {tile_col + 64 * p, tile_row, batch};
                 dev::tma::store(map, staging + (p - p0) * kPanelBytes, coords);
             }
