@@ -1,7 +1,8 @@
 // One sm90 library kernel configuration, timed alone: bf16 NT GEMM (A M x K, B N x K, both
 // K-major; D M x N bf16), 128 x 256 tiles, no cluster, the plain product's epilogue (what gemmEx
 // runs for alpha 1, beta 0, no bias, no activation) or with -DKILN_AB_BIAS_RELU gemmEx's
-// bias + ReLU epilogue (a bf16 column bias); -DKILN_AB_STAGES=S and -DKILN_AB_EPISTAGE=E set
+// bias + ReLU epilogue (a bf16 column bias; -DKILN_AB_BIAS_ACT: EpilogueBiasAct, which needs
+// -DKILN_AB_EPISTAGE=1); -DKILN_AB_STAGES=S and -DKILN_AB_EPISTAGE=E set
 // the Config's ring depth (default 4) and epilogue staging (default 0), next to a
 // generated GEMM (kiln compile --emit=cuda, built as a shared object, C = A . B with B stored
 // K x N) on the same A. For A/B experiments on the kernel without rebuilding the whole library:
@@ -38,7 +39,10 @@ namespace {
 using T = __nv_bfloat16;
 using Cfg = kiln::gemm::sm90::Config<T, T, 256, KILN_AB_STAGES, 1, false, false, 1, false,
                                      KILN_AB_EPISTAGE>;
-#ifdef KILN_AB_BIAS_RELU
+#if defined(KILN_AB_BIAS_ACT)
+using Epi = kiln::gemm::EpilogueBiasAct<kiln::gemm::Activation::ReLU>;
+#define KILN_AB_BIAS_RELU
+#elif defined(KILN_AB_BIAS_RELU)
 using Epi = kiln::gemm::EpilogueLinear<T, kiln::gemm::Activation::ReLU>;
 #else
 using Epi = kiln::gemm::EpilogueCopy;
@@ -145,8 +149,12 @@ int main(int argc, char** argv) {
     fill_random<<<64, 256, 0, s>>>(bias, N, 3);
     epi.bias = bias;
     epi.bias_type = kiln::gemm::BiasType::BF16;
+#ifndef KILN_AB_BIAS_ACT
     epi.bias_mode = kiln::gemm::BiasMode::Col;
     const char* what = "bias+relu";
+#else
+    const char* what = "bias+relu compact";
+#endif
 #else
     const char* what = "copy";
 #endif

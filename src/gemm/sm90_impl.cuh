@@ -35,6 +35,17 @@ EpilogueLinear<Out, Act, false, CXf> linear_epilogue(const Problem& p) {
     return epi;
 }
 
+/// act(alpha * acc + column bias) (EpilogueBiasAct), from the Problem's epilogue fields.
+template <Activation Act>
+EpilogueBiasAct<Act> bias_act_epilogue(const Problem& p) {
+    EpilogueBiasAct<Act> epi;
+    epi.alpha = p.alpha;
+    epi.bias = p.bias && p.bias_mode == BiasMode::Col ? p.bias : nullptr;
+    epi.bias_type = to_bias_type(p.bias_type);
+    epi.batch_stride_bias = p.sbias;
+    return epi;
+}
+
 /// Calls f(std::integral_constant<Activation, a>{}): one kernel per activation.
 template <class F>
 cudaError_t with_activation(Activation a, F&& f) {
@@ -53,13 +64,19 @@ inline bool plain_product(const Problem& p) {
            p.act == Activation::None;
 }
 
+/// D = act(alpha * A.B + column bias): no C, no row bias (EpilogueBiasAct's cases).
+inline bool bias_act_only(const Problem& p) {
+    return p.beta == 0.f && (!p.bias || p.bias_mode != BiasMode::Row);
+}
+
 /// The plain product gets its own kernel (EpilogueCopy): EpilogueLinear's run-time branches
 /// unswitch into one unrolled copy of the epilogue per (bias, beta) case, the copy a tile runs
 /// is fetched cold once per CTA, and a short problem waits on it (2048^3, one tile per CTA:
 /// 36.8 -> 34.2 us per launch under ncu; bench/NOTES.md, v11). Skipping the linear part at
 /// run time instead made ptxas spill 400+ bytes in every 128 x 256 kernel.
 /// Unsplit linear kernels stage the column bias in shared memory during the mainloop
-/// (epilogue_stage.cuh), so the epilogue does not wait on its loads.
+/// (epilogue_stage.cuh), so the epilogue does not wait on its loads, and the cuBLASLt-style
+/// case (column bias and activation, no C) gets its own branch-free epilogue, EpilogueBiasAct.
 template <class In, class Out, bool MnA, bool MnB, int BN, bool SplitK, int ClusterM>
 cudaError_t run_sm90_cfg(const Problem& p) {
     auto launch = [&]<int EpiStage>(const auto& epi) {
@@ -70,6 +87,12 @@ cudaError_t run_sm90_cfg(const Problem& p) {
     };
     if (plain_product(p)) return launch.template operator()<0>(EpilogueCopy{});
     constexpr int Stage = SplitK ? 0 : stage_columns(1);
+    if constexpr (!SplitK) {
+        if (bias_act_only(p))
+            return with_activation(p.act, [&](auto act) {
+                return launch.template operator()<Stage>(bias_act_epilogue<act.value>(p));
+            });
+    }
     return with_activation(p.act, [&](auto act) {
         return launch.template operator()<Stage>(linear_epilogue<Out, act.value>(p));
     });

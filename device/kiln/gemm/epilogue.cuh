@@ -55,6 +55,16 @@ __device__ __forceinline__ float load_as_float(const void* p, BiasType t, int64_
     }
 }
 
+/// Staging (epilogue_stage.cuh) of a bias vector indexed by column: thread t of 128 writes
+/// cols[i] = bias[b * batch_stride + col_begin + i] as fp32, 0 past N or without a bias.
+__device__ __forceinline__ void stage_bias_columns(float* cols, int width, int col_begin,
+                                                   const void* bias, BiasType type,
+                                                   int64_t offset, int N, int t) {
+    for (int i = t; i < width; i += 128)
+        cols[i] = bias && col_begin + i < N ? load_as_float(bias, type, offset + col_begin + i)
+                                            : 0.f;
+}
+
 /// D = act(alpha * acc + beta * C + bias), the BLAS/cuBLASLt-style fused epilogue. C is read
 /// with its element type CT, and never when beta == 0 (BLAS semantics: C may hold NaNs).
 template <Activation A>
@@ -95,11 +105,9 @@ struct EpilogueLinear {
     static constexpr int column_vectors = 1;
     __device__ __forceinline__ void stage_columns(float* cols, int width, int col_begin, int b,
                                                   int N, int t) const {
-        if (bias_mode != BiasMode::Col) return;
-        for (int i = t; i < width; i += 128)
-            cols[i] = col_begin + i < N
-                          ? load_as_float(bias, bias_type, b * batch_stride_bias + col_begin + i)
-                          : 0.f;
+        if (bias_mode == BiasMode::Col)
+            stage_bias_columns(cols, width, col_begin, bias, bias_type, b * batch_stride_bias, N,
+                               t);
     }
     __host__ __device__ CSource c_source() const {
         return {beta != 0.f ? c : nullptr, ldc, batch_stride_c};
@@ -192,6 +200,38 @@ struct EpilogueLinear {
 #pragma unroll
             for (int k = 0; k < K; ++k)
                 cb[k] = ok(k) ? to_float(static_cast<const __half*>(bias)[base + col_of(k)]) : 0.f;
+        }
+    }
+};
+
+/// D = act(alpha * acc + bias[col]): the cuBLASLt-style fused epilogue (a column bias or none,
+/// no C) as a kernel of its own, for the wgmma kernel with the bias staged in shared memory
+/// (Config::EpiStage = stage_columns(1)). Its fragment pass has no run-time branch; the same
+/// case on EpilogueLinear runs one of that epilogue's unswitched copies (bench/NOTES.md, v12).
+template <Activation ActT>
+struct EpilogueBiasAct {
+    float alpha = 1.f;
+    const void* bias = nullptr;  // per column; nullptr: none
+    BiasType bias_type = BiasType::F32;
+    int64_t batch_stride_bias = 0;
+
+    static constexpr int column_vectors = 1;
+    __device__ __forceinline__ void stage_columns(float* cols, int width, int col_begin, int b,
+                                                  int N, int t) const {
+        stage_bias_columns(cols, width, col_begin, bias, bias_type, b * batch_stride_bias, N, t);
+    }
+
+    /// acc[4j+e] holds (row0 + 8*(e/2), col0 + 8j + e%2) (the wgmma layout).
+    template <int NAcc, class S>
+    __device__ __forceinline__ void apply(float (&acc)[NAcc], int, int, int, int, int,
+                                          const S& s) const {
+        static_assert(S::staged, "EpilogueBiasAct reads its bias from the staged columns");
+#pragma unroll
+        for (int j = 0; j < NAcc / 4; ++j) {
+            const float2 cb = s.column_pair(0, j);
+#pragma unroll
+            for (int e = 0; e < 4; ++e)
+                acc[4 * j + e] = activate<ActT>(alpha * acc[4 * j + e] + (e % 2 ? cb.y : cb.x));
         }
     }
 };
