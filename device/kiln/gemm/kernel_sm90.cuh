@@ -27,9 +27,6 @@
 // last one. Ragged M, N, K are handled by TMA's zero fill on loads and by predicated stores in
 // the epilogue.
 //
-// Config::PingPong turns the cooperative consumers into alternating ones: 64 x BN tiles, each
-// whole on one consumer, so that a consumer's epilogue overlaps the other's mainloop.
-//
 // Epilogue: the fragment goes through the Epilogue in registers (apply_epilogue), then leaves
 // either through the TMA-store path (store_staged.cuh: 16-bit plain-matrix outputs, one 16 KiB
 // swizzled staging buffer per consumer after the ring; the host sets dv.tma_store) or through
@@ -85,14 +82,9 @@ inline constexpr dev::wgmma::DType wgmma_type =
 /// EpiStage: stage_columns(n) | kStageC (epilogue_stage.cuh): the epilogue's n column vectors
 /// and C's tile are brought into shared memory during the mainloop (C: the staging buffer grows
 /// to the warpgroup's whole 64 x BN part, one store round per tile).
-/// PingPong: the consumers take turns instead of sharing a tile: a unit is a 64 x BN tile, the
-/// CTA's units alternate between them, and one consumer's epilogue runs while the other's
-/// wgmmas use the tensor cores. A consumer starts a tile's mainloop only once the other has
-/// finished its own (an mbarrier each way): it skips the other's ring slots without waiting on
-/// them, and a full-barrier wait more than one phase ahead of the barrier would alias.
 template <class ElementT, class OutT, int BN_ = 256, int Stages_ = 4, int ClusterM_ = 1,
           bool MnMajorA_ = false, bool MnMajorB_ = false, int Planes_ = 1, bool SplitK_ = false,
-          int EpiStage_ = 0, bool PingPong_ = false>
+          int EpiStage_ = 0>
 struct Config {
     using Element = ElementT;
     using Out = OutT;
@@ -101,18 +93,13 @@ struct Config {
     static_assert(Planes == 1 || Planes == 2, "real (1 plane) or split complex (2 planes)");
     static constexpr bool SplitK = SplitK_;
     static_assert(!SplitK || Planes == 1, "split-K: real operands");
-    static constexpr bool PingPong = PingPong_;
-    static_assert(!PingPong || (Planes == 1 && !SplitK), "ping-pong: real operands, no split-K");
-    static constexpr int BM = PingPong ? 64 : 128, BN = BN_, BK = 128 / int(sizeof(Element)),
-                         Stages = Stages_;
+    static constexpr int BM = 128, BN = BN_, BK = 128 / int(sizeof(Element)), Stages = Stages_;
     // CTAs per cluster along M. With 2, the pair shares the B tile: each CTA loads half of it and
     // multicasts it to both, cutting L2->SM traffic per CTA from (A + B) to (A + B/2).
     static constexpr int ClusterM = ClusterM_;
     static_assert(ClusterM == 1 || ClusterM == 2, "cluster of 1 or 2 CTAs along M");
     static constexpr int BRowsPerCta = BN / ClusterM;
     static constexpr int Consumers = 2;  // warpgroups, 64 rows each
-    // Warps that read each ring slot (and release it): one consumer's or both.
-    static constexpr int SlotReaders = (PingPong ? 1 : Consumers) * 4;
     static constexpr int Threads = 128 * (1 + Consumers);
     static constexpr int ProducerRegs = 40, ConsumerRegs = 232;
     static constexpr auto Swizzle = dev::swizzle::Mode::B128;
@@ -149,9 +136,8 @@ struct Config {
             : kPanelBytes;
     static constexpr int StagingBytes = StagedStore ? Consumers * StagingPerConsumer : 0;
     static constexpr int CFullOffset = 512;  // one mbarrier per consumer: its C tile landed
-    static constexpr int OrderOffset = CFullOffset + 8 * Consumers;  // ping-pong: mainloop done
     static_assert(SplitFlagOffset + 4 * Consumers <= CFullOffset &&
-                  OrderOffset + 8 * Consumers <= BarrierBytes, "barrier block layout");
+                  CFullOffset + 8 * Consumers <= BarrierBytes, "barrier block layout");
     // +1024: dynamic smem is only 16-byte aligned; swizzled tiles need 1024.
     static constexpr int SmemBytes =
         Stages * StageBytes + BarrierBytes + StagingBytes + ColumnBytes + 1024;
@@ -339,8 +325,6 @@ __global__ void __launch_bounds__(Cfg::Threads, 1)
     uint64_t* c_full =
         reinterpret_cast<uint64_t*>(smem + Stages * Cfg::StageBytes + Cfg::CFullOffset);
     float* columns = reinterpret_cast<float*>(staging + Cfg::StagingBytes);
-    uint64_t* order =
-        reinterpret_cast<uint64_t*>(smem + Stages * Cfg::StageBytes + Cfg::OrderOffset);
 
     const int warpgroup = threadIdx.x / 128;
     const int k_blocks = (p.K + BK - 1) / BK;
@@ -349,12 +333,10 @@ __global__ void __launch_bounds__(Cfg::Threads, 1)
         for (int s = 0; s < Stages; ++s) {
             dev::mbarrier::init(&full[s], 1);
             // one arrive per consumer warp of every CTA that reads this slot's B half
-            dev::mbarrier::init(&empty[s], Cfg::SlotReaders * Cfg::ClusterM);
+            dev::mbarrier::init(&empty[s], Cfg::Consumers * 4 * Cfg::ClusterM);
         }
         if constexpr (Cfg::StageC)
             for (int c = 0; c < Cfg::Consumers; ++c) dev::mbarrier::init(&c_full[c], 1);
-        if constexpr (Cfg::PingPong)
-            for (int c = 0; c < Cfg::Consumers; ++c) dev::mbarrier::init(&order[c], 1);
         dev::fence::mbarrier_init();
         for (int pl = 0; pl < Planes; ++pl) {
             dev::tma::prefetch_descriptor(&tm_a.plane[pl]);
@@ -412,9 +394,7 @@ __global__ void __launch_bounds__(Cfg::Threads, 1)
         // ---------------- consumers ----------------
         dev::regs::increase<Cfg::ConsumerRegs>();
         constexpr auto DT = wgmma_type<Element>;
-        const int cw = warpgroup - 1;  // consumer index
-        // The consumer's rows of the tile: [64*cw, 64*cw + 64), or all 64 of a ping-pong tile.
-        const int wg_row = Cfg::PingPong ? 0 : 64 * cw;
+        const int cw = warpgroup - 1;  // consumer index: rows [64*cw, 64*cw + 64) of the tile
         const int t = threadIdx.x % 128;
         const bool lane0 = (threadIdx.x % 32) == 0;
         float acc[Planes][BN / 2];  // [0]: the real result (or Re), [1]: Im
@@ -441,7 +421,7 @@ __global__ void __launch_bounds__(Cfg::Threads, 1)
             if constexpr (Cfg::StageC) return epi.c_source().ptr != nullptr;
             else return false;
         }();
-        uint32_t c_phase = 0, order_phase = 0;
+        uint32_t c_phase = 0;
         static_assert(!Cfg::StageColumns || column_vectors_of<Epilogue> <= Cfg::ColumnVectors,
                       "the epilogue reads more column vectors than the kernel stages");
         // Called once per tile after its first wgmmas are issued, so both loads overlap them.
@@ -454,25 +434,15 @@ __global__ void __launch_bounds__(Cfg::Threads, 1)
                 dev::mbarrier::arrive_expect_tx(&c_full[cw], Cfg::StagingPerConsumer);
                 for (int pn = 0; pn < BN / 64; ++pn)
                     dev::tma::load(my_staging + pn * kPanelBytes, &tm_c, &c_full[cw],
-                                   tc.n * BN + 64 * pn, tc.m * BM + wg_row, tc.batch);
+                                   tc.n * BN + 64 * pn, tc.m * BM + cw * 64, tc.batch);
             }
             if constexpr (Cfg::StageColumns && column_vectors_of<Epilogue> > 0)
                 epi.stage_columns(my_columns, BN, tc.n * BN, tc.batch, p.N, t);
         };
 
-        for (int u = cluster_id, i = 0; u < sched.total(); u += clusters, ++i) {
+        for (int u = cluster_id; u < sched.total(); u += clusters) {
             const WorkUnit w = unit_at(u);
             const TileCoord tc = w.coord;
-            if constexpr (Cfg::PingPong) {
-                if (i % 2 != cw) {  // the other consumer's tile: skip its slots of the ring
-                    for (int kb = w.k_begin; kb < w.k_end; ++kb) st.advance();
-                    continue;
-                }
-                if (i > 0) {  // the other consumer has waited on all slots before ours
-                    dev::mbarrier::wait(&order[1 - cw], order_phase);
-                    order_phase ^= 1u;
-                }
-            }
 #pragma unroll
             for (int pl = 0; pl < Planes; ++pl)
 #pragma unroll
@@ -492,10 +462,10 @@ __global__ void __launch_bounds__(Cfg::Threads, 1)
                     dev::fence::proxy_async_shared();  // wgmma reads the stage via the async proxy
                     dev::named_barrier::sync(kTransformBarrier, 128 * Cfg::Consumers);
                 }
-                // the consumer's 64 rows of A are chunk wg_row / 64 in either major order
+                // consumer cw's 64 rows of A are chunk cw in either major order
                 auto desc_a = [&](int pl, int k) {
                     return dev::wgmma::advance(
-                        operand_desc<Cfg::MnMajorA>(a_tile(st.stage, pl) + wg_row * 128),
+                        operand_desc<Cfg::MnMajorA>(a_tile(st.stage, pl) + cw * 8192),
                         k * kstep_bytes<Cfg::MnMajorA>);
                 };
                 auto desc_b = [&](int pl, int k) {
@@ -537,12 +507,9 @@ __global__ void __launch_bounds__(Cfg::Threads, 1)
 #pragma unroll
             for (int pl = 0; pl < Planes; ++pl) dev::wgmma::fence_operand(acc[pl]);
             if (prev_stage >= 0) release(prev_stage);
-            if constexpr (Cfg::PingPong) {
-                if (t == 0) dev::mbarrier::arrive(&order[cw]);
-            }
 
             // ---------------- epilogue: registers -> global, predicated ----------------
-            const int row0 = tc.m * BM + wg_row + dev::wgmma::accumulator_row(t, 0);
+            const int row0 = tc.m * BM + cw * 64 + dev::wgmma::accumulator_row(t, 0);
             const int col0 = tc.n * BN + dev::wgmma::accumulator_col(t, 0);
             if constexpr (Planes == 2) {
                 epi.store_fragment(acc[0], acc[1], row0, col0, tc.batch, p.M, p.N);
@@ -570,7 +537,7 @@ __global__ void __launch_bounds__(Cfg::Threads, 1)
                 if constexpr (Cfg::StagedStore) {
                     if (dv.tma_store) {
                         store_staged<typename Cfg::Out, Cfg::StagingPerConsumer / kPanelBytes>(
-                            acc[0], my_staging, &tm_d, tc.m * BM + wg_row, tc.n * BN, tc.batch,
+                            acc[0], my_staging, &tm_d, tc.m * BM + cw * 64, tc.n * BN, tc.batch,
                             kStagingBarrier + cw, t);
                         continue;
                     }
