@@ -18,6 +18,16 @@ for (M, N, K) in [(128, 256, 64), (129, 257, 72), (70, 130, 40)]:
         torch.cuda.synchronize()
         print(M, N, K, path, st, taken)
         assert st == "success"
+# the branch-free bias + activation kernel (no C: EpilogueBiasAct, bias staged in shared memory);
+# N = 257 cannot leave through the TMA store, so the direct-store path runs after the staging
+for (M, N, K) in [(128, 256, 64), (129, 257, 72)]:
+    a = torch.randn(M, K, device="cuda").bfloat16()
+    w = torch.randn(N, K, device="cuda").bfloat16()
+    c = torch.empty(M, N, device="cuda").bfloat16()
+    st, taken = kg.linear(a, w, c, 0.5, 0.0, "gelu", torch.randn(N, device="cuda"), "col")
+    torch.cuda.synchronize()
+    print("bias+act", M, N, K, st, taken)
+    assert st == "success" and taken == "tma"
 # split-K (2 splits; ragged M, N, K; C read by the last split, fp32 output)
 for M, N, K, out_dt in ((128, 256, 2048, torch.bfloat16), (100, 300, 2104, torch.float32)):
     a = torch.randn(M, K, device="cuda").bfloat16()
@@ -82,5 +92,14 @@ st, taken = kg.linear(a, w, c, 1.0, 1.0, "relu", torch.randn(N, device="cuda"), 
                       row_sum=r, col_sum=s, workspace=kg.fold_workspace(M, N))
 torch.cuda.synchronize()
 print("chain folded + sums", st, taken)
+assert st == "success" and taken == "tma"
+# a C that TMA cannot read (ldc = 263): the chain kernel that stages only the column vectors
+M, N, K = 136, 263, 72
+w = torch.randn(N, K, device="cuda").bfloat16()
+c = torch.randn(M, N, device="cuda").bfloat16()
+st, taken = kg.linear(a, w, c, 1.0, 1.0, "relu", torch.randn(N, device="cuda"), "col", ops=ops,
+                      workspace=kg.fold_workspace(M, N))
+torch.cuda.synchronize()
+print("chain folded, C unaligned", st, taken)
 assert st == "success" and taken == "tma"
 print("gemm_small: done")
