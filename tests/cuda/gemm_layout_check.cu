@@ -1,0 +1,74 @@
+// Compile-time checks of the sm90 GEMM kernel's shared-memory layouts (tests/cuda/compile_check.sh
+// builds this file; a failing check is a compile error naming the rule):
+//   - staged_offset (store_staged.cuh): the 16-bit pairs of a warpgroup's 64 x 128 staging part
+//     map one-to-one onto its two 64-column panels, and every warp store / load of one fragment
+//     pair hits 32 distinct banks (the epilogue's writes of D and reads of staged C);
+//   - Config's epilogue staging budget: which staging buffer each kernel shape gets and that it
+//     fits the 227 KiB beside its ring.
+#include <cuda_bf16.h>
+
+#include "kiln/gemm/kernel_sm90.cuh"
+
+namespace {
+
+namespace sm90 = kiln::gemm::sm90;
+using kiln::gemm::kStageC;
+using kiln::gemm::stage_columns;
+using T = __nv_bfloat16;
+
+constexpr int kCols = 128, kPairs = 64 * kCols / 2;
+
+/// Every (row, even col) of a 64 x 128 part lands on its own 4-byte slot inside two panels.
+constexpr bool staged_pairs_are_distinct() {
+    bool used[kPairs] = {};
+    for (int row = 0; row < 64; ++row)
+        for (int col = 0; col < kCols; col += 2) {
+            const uint32_t at = sm90::staged_offset(row, col);
+            if (at % 4 != 0 || at >= 2u * sm90::kPanelBytes || used[at / 4]) return false;
+            used[at / 4] = true;
+        }
+    return true;
+}
+
+/// One warp's access to the pair of accumulator registers (4j + 2h, 4j + 2h + 1) of every lane
+/// (the wgmma layout): 32 different banks.
+constexpr bool fragment_accesses_conflict_free() {
+    namespace wg = kiln::dev::wgmma;
+    for (int w = 0; w < 4; ++w)
+        for (int j = 0; j < kCols / 8; ++j)
+            for (int h = 0; h < 2; ++h) {
+                bool bank[32] = {};
+                for (int l = 0; l < 32; ++l) {
+                    const int t = 32 * w + l, i = 4 * j + 2 * h;
+                    const int b =
+                        sm90::staged_offset(wg::accumulator_row(t, i), wg::accumulator_col(t, i)) /
+                        4 % 32;
+                    if (bank[b]) return false;
+                    bank[b] = true;
+                }
+            }
+    return true;
+}
+
+static_assert(staged_pairs_are_distinct(), "staged_offset: two pairs share a slot");
+static_assert(fragment_accesses_conflict_free(), "staged_offset: a warp access has bank conflicts");
+
+// gemmEx's 128 x 256 linear kernels stage the bias: two panels no longer fit beside 4 stages.
+using Linear256 = sm90::Config<T, T, 256, 4, 2, false, false, 1, false, stage_columns(1)>;
+static_assert(Linear256::StagingPerConsumer == sm90::kPanelBytes, "one panel per store round");
+// 128 x 128 ones keep both panels beside their 6 stages.
+using Linear128 = sm90::Config<T, T, 128, 6, 1, false, false, 1, false, stage_columns(1)>;
+static_assert(Linear128::StagingPerConsumer == sm90::kStagingBytes, "two panels per round");
+// The chain kernels hold C's whole 64 x 256 part per consumer beside 3 stages.
+using Chain = sm90::Config<T, T, 256, 3, 2, false, false, 1, false, stage_columns(2) | kStageC>;
+static_assert(Chain::StagingPerConsumer == 64 * 256 * 2 && Chain::ColumnVectors == 2,
+              "the chain's staging holds C's tile and two vectors");
+static_assert(Linear256::SmemBytes <= 227 * 1024 && Linear128::SmemBytes <= 227 * 1024 &&
+                  Chain::SmemBytes <= 227 * 1024,
+              "shared memory budget");
+// Unstaged kernels are unchanged: two panels, no vectors.
+using Plain = sm90::Config<T, T, 256, 4, 2>;
+static_assert(Plain::StagingPerConsumer == sm90::kStagingBytes && Plain::ColumnBytes == 0,
+              "the plain kernel's layout");
+
+}  // namespace
