@@ -30,7 +30,9 @@
 // Epilogue: the fragment goes through the Epilogue in registers (apply_epilogue), then leaves
 // either through the TMA-store path (store_staged.cuh: 16-bit plain-matrix outputs, one 16 KiB
 // swizzled staging buffer per consumer after the ring; the host sets dv.tma_store) or through
-// direct predicated stores (fp32 outputs, GETT views, rows TMA cannot address).
+// direct predicated stores (fp32 outputs, GETT views, rows TMA cannot address). With
+// Config::EpiStage the epilogue's inputs (C's tile, column vectors) are brought into shared
+// memory during the tile's mainloop (epilogue_stage.cuh).
 // Operand transforms (Xf, operand_transform.cuh; optional): after a stage lands, the consumers
 // rewrite its A and B tiles in place before their wgmmas read it.
 #pragma once
