@@ -58,15 +58,21 @@ cudaError_t with_activation(Activation a, F&& f) {
     }
 }
 
-/// D = A.B exactly: alpha 1, beta 0, no bias, no activation.
-inline bool plain_product(const Problem& p) {
-    return p.alpha == 1.f && p.beta == 0.f && (!p.bias || p.bias_mode == BiasMode::None) &&
-           p.act == Activation::None;
+/// The epilogue kernel a call's epilogue fields select (tests/cuda/gemm_dispatch_check.cu pins
+/// the table): Copy for D = A.B exactly (alpha 1, beta 0, no bias, no activation); BiasAct for
+/// act(alpha * A.B + column bias), no C and no row bias, on unsplit tiles (EpilogueBiasAct
+/// never reads C, so beta != 0 must never reach it); Linear for everything else.
+enum class EpilogueKind { Copy, BiasAct, Linear };
+constexpr EpilogueKind epilogue_kind(float alpha, float beta, bool bias, BiasMode mode,
+                                     Activation act, bool split) {
+    const bool has_bias = bias && mode != BiasMode::None;
+    if (alpha == 1.f && beta == 0.f && !has_bias && act == Activation::None)
+        return EpilogueKind::Copy;
+    if (!split && beta == 0.f && !(has_bias && mode == BiasMode::Row)) return EpilogueKind::BiasAct;
+    return EpilogueKind::Linear;
 }
-
-/// D = act(alpha * A.B + column bias): no C, no row bias (EpilogueBiasAct's cases).
-inline bool bias_act_only(const Problem& p) {
-    return p.beta == 0.f && (!p.bias || p.bias_mode != BiasMode::Row);
+inline EpilogueKind epilogue_kind(const Problem& p, bool split) {
+    return epilogue_kind(p.alpha, p.beta, p.bias != nullptr, p.bias_mode, p.act, split);
 }
 
 /// The plain product gets its own kernel (EpilogueCopy): EpilogueLinear's run-time branches
@@ -85,10 +91,11 @@ cudaError_t run_sm90_cfg(const Problem& p) {
                                        p.batch, epi, p.stream, 16, sm90::NoOperandTransform{},
                                        p.split);
     };
-    if (plain_product(p)) return launch.template operator()<0>(EpilogueCopy{});
+    const EpilogueKind kind = epilogue_kind(p, SplitK);
+    if (kind == EpilogueKind::Copy) return launch.template operator()<0>(EpilogueCopy{});
     constexpr int Stage = SplitK ? 0 : stage_columns(1);
     if constexpr (!SplitK) {
-        if (bias_act_only(p))
+        if (kind == EpilogueKind::BiasAct)
             return with_activation(p.act, [&](auto act) {
                 return launch.template operator()<Stage>(bias_act_epilogue<act.value>(p));
             });

@@ -5,7 +5,7 @@
 # Usage: tests/cuda/compile_check.sh [--all]   (default: one representative per variant family —
 # 16-bit real (K-major and both MN-major), fp8, split complex (K-major bf16, MN-major f16), the
 # bf16 element-wise chain (A/B transforms in shared memory), the host units, device-library
-# tests, the compile-time layout checks (gemm_layout_check.cu), the kernel A/B harness, examples — a few minutes on 2 cores; --all builds every instantiation unit)
+# tests, the compile-time layout and dispatch checks (gemm_*_check.cu), the kernel A/B harness, examples — a few minutes on 2 cores; --all builds every instantiation unit)
 set -uo pipefail
 cd "$(dirname "$0")/../.."
 # shellcheck source=tests/cuda/ptxas_verdict.sh
@@ -26,13 +26,14 @@ if [ "${1:-}" = "--all" ]; then
     TUS+=(src/gemm/sm90_e4m3_*.cu src/gemm/sm90_e5m2_*.cu src/gemm/chain_sm90_*.cu
           src/gemm/generic.cu src/gemm/special.cu src/gemm/gemm.cu src/gemm/scratch.cu
           src/gemm/complex.cu tests/gpu/test_device_lib.cu tests/cuda/gemm_layout_check.cu
-          bench/sm90_kernel_ab.cu examples/gemm/*.cu)
+          tests/cuda/gemm_dispatch_check.cu bench/sm90_kernel_ab.cu examples/gemm/*.cu)
 else
     TUS=(src/gemm/sm90_bf16_bf16.cu:0 src/gemm/sm90_bf16_bf16.cu:3 src/gemm/sm90_e4m3_bf16.cu
          src/gemm/complex_sm90_bf16.cu:0 src/gemm/complex_sm90_f16.cu:3
          src/gemm/chain_sm90_bf16.cu src/gemm/generic.cu
          src/gemm/special.cu src/gemm/gemm.cu src/gemm/scratch.cu src/gemm/complex.cu
-         tests/gpu/test_device_lib.cu tests/cuda/gemm_layout_check.cu bench/sm90_kernel_ab.cu
+         tests/gpu/test_device_lib.cu tests/cuda/gemm_layout_check.cu
+         tests/cuda/gemm_dispatch_check.cu bench/sm90_kernel_ab.cu
          examples/gemm/custom_epilogue.cu examples/gemm/linear_bias_gelu.cu
          examples/gemm/gett_contract.cu examples/gemm/complex_planar.cu
          examples/gemm/elementwise_chain.cu)

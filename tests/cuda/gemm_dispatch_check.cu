@@ -1,0 +1,49 @@
+// Compile-time checks of gemmEx's epilogue choice on the sm90 kernel (src/gemm/sm90_impl.cuh's
+// epilogue_kind; tests/cuda/compile_check.sh builds this file, a failing row is a compile error).
+// The rule that matters most: a call with C (beta != 0) or a row bias never reaches
+// EpilogueBiasAct, which reads neither.
+#include "../../src/gemm/sm90_impl.cuh"
+
+namespace {
+
+using kiln::gemm::Activation;
+using kiln::gemm::BiasMode;
+using kiln::gemm::detail::epilogue_kind;
+using Kind = kiln::gemm::detail::EpilogueKind;
+
+struct Row {
+    float alpha, beta;
+    bool bias;
+    BiasMode mode;
+    Activation act;
+    bool split;
+    Kind want;
+};
+
+constexpr Row kRows[] = {
+    // the plain product, split or not
+    {1.f, 0.f, false, BiasMode::None, Activation::None, false, Kind::Copy},
+    {1.f, 0.f, false, BiasMode::None, Activation::None, true, Kind::Copy},
+    // a bias pointer with mode None adds nothing
+    {1.f, 0.f, true, BiasMode::None, Activation::None, false, Kind::Copy},
+    // cuBLASLt's fused epilogues: column bias and / or activation, any alpha
+    {1.f, 0.f, true, BiasMode::Col, Activation::GELU, false, Kind::BiasAct},
+    {1.f, 0.f, false, BiasMode::None, Activation::ReLU, false, Kind::BiasAct},
+    {0.5f, 0.f, false, BiasMode::None, Activation::None, false, Kind::BiasAct},
+    {2.f, 0.f, true, BiasMode::Col, Activation::SiLU, false, Kind::BiasAct},
+    // C, a row bias, or a split tile: the general epilogue
+    {1.f, 1.f, false, BiasMode::None, Activation::None, false, Kind::Linear},
+    {1.f, 0.5f, true, BiasMode::Col, Activation::ReLU, false, Kind::Linear},
+    {1.f, 0.f, true, BiasMode::Row, Activation::None, false, Kind::Linear},
+    {1.f, 0.f, true, BiasMode::Row, Activation::GELU, false, Kind::Linear},
+    {1.f, 0.f, true, BiasMode::Col, Activation::ReLU, true, Kind::Linear},
+};
+
+constexpr bool every_row_holds() {
+    for (const Row& r : kRows)
+        if (epilogue_kind(r.alpha, r.beta, r.bias, r.mode, r.act, r.split) != r.want) return false;
+    return true;
+}
+static_assert(every_row_holds(), "epilogue_kind disagrees with a row of the table");
+
+}  // namespace
