@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # One entry point on a fresh GPU machine. The GEMM library: build, SASS checks, device-library
-# unit tests, GEMM correctness (float64 reference), compute-sanitizer at small sizes, then the
-# kiln-vs-cuBLAS ratio table. Then the compiler's generated kernels (bench/codegen_gpu.sh:
-# correctness, sanitizers, ratios to cuBLAS and Triton with the issue's targets).
+# unit tests, GEMM correctness (float64 reference), compute-sanitizer memcheck / racecheck /
+# synccheck at small sizes, then the kiln-vs-cuBLAS ratio table. Then the compiler's generated
+# kernels (bench/codegen_gpu.sh: correctness, sanitizers, ratios to cuBLAS and Triton with the
+# issue's targets).
 # Usage: bench/gpu.sh [--quick] [--only SECTIONS] [--part library|compiler|all]
 # (results: $OUT or bench/results; SECTIONS: gemm_bench.py's, e.g. complex,fp8). The build goes to
 # $KILN_GEMM_BUILD (default build-gemm); one made elsewhere by bench/build_gemm.sh (the library
@@ -44,10 +45,14 @@ fail=0
 timeout 60 "$B/test_device_lib" || fail=1
 timeout 300 python3 bench/gemm_check.py $QUICK > "$RES/gemm_check.log" 2>&1 || fail=1
 grep -v "^PASS" "$RES/gemm_check.log"
+# racecheck and synccheck too: the epilogue's staging buffers are shared between the TMA, the
+# stores and the consumers' threads (the three took about 30 s together on an H100, session 7).
 if [ -z "$QUICK" ]; then
-    timeout 120 compute-sanitizer --tool memcheck --error-exitcode 3 python3 tests/gpu/gemm_small.py \
-        > "$RES/sanitizer.log" 2>&1 && echo "compute-sanitizer memcheck: clean" \
-        || { echo "compute-sanitizer memcheck: FAILED"; tail -20 "$RES/sanitizer.log"; fail=1; }
+    for tool in memcheck racecheck synccheck; do
+        timeout 150 compute-sanitizer --tool $tool --error-exitcode 3 python3 tests/gpu/gemm_small.py \
+            > "$RES/sanitizer_$tool.log" 2>&1 && echo "compute-sanitizer $tool: clean" \
+            || { echo "compute-sanitizer $tool: FAILED"; tail -20 "$RES/sanitizer_$tool.log"; fail=1; }
+    done
 fi
 timeout 400 python3 bench/gemm_bench.py $QUICK "${ONLY[@]}" --json "$RES/gemm_bench.json"
 if [ "$PART" = all ]; then bench/codegen_gpu.sh $QUICK || fail=1; fi
