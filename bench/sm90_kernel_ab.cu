@@ -45,7 +45,6 @@ using Cfg = kiln::gemm::sm90::Config<T, T, 256, KILN_AB_STAGES, KILN_AB_CLUSTER,
                                      false, KILN_AB_EPISTAGE>;
 #if defined(KILN_AB_BIAS_ACT)
 using Epi = kiln::gemm::EpilogueBiasAct<kiln::gemm::Activation::ReLU>;
-#define KILN_AB_BIAS_RELU
 #elif defined(KILN_AB_BIAS_RELU)
 using Epi = kiln::gemm::EpilogueLinear<T, kiln::gemm::Activation::ReLU>;
 #else
@@ -147,7 +146,7 @@ int main(int argc, char** argv) {
     const auto vb = kiln::gemm::OperandView::matrix(b, N, K, K, false, 0);
     const auto dv = kiln::gemm::OutView::matrix(N, 0);
     Epi epi{};
-#ifdef KILN_AB_BIAS_RELU
+#if defined(KILN_AB_BIAS_RELU) || defined(KILN_AB_BIAS_ACT)
     T* bias;
     CHECK(cudaMalloc(&bias, sizeof(T) * N));
     fill_random<<<64, 256, 0, s>>>(bias, N, 3);

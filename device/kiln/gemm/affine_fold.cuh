@@ -19,6 +19,7 @@
 #include <cuda_bf16.h>
 #include <cuda_fp16.h>
 
+#include "kiln/gemm/epilogue.cuh"
 #include "kiln/gemm/epilogue_stage.cuh"
 #include "kiln/gemm/numeric.cuh"
 
@@ -65,11 +66,7 @@ struct AffineFold {
     static constexpr int column_vectors = 1 + column_vectors_of<E>;
     __device__ __forceinline__ void stage_columns(float* cols, int width, int col_begin, int b,
                                                   int N, int t) const {
-        if (u) {
-            const float* vb = v + b * v_stride;
-            for (int i = t; i < width; i += 128)
-                cols[i] = col_begin + i < N ? vb[col_begin + i] : 0.f;
-        }
+        if (u) stage_column_vector(cols, width, col_begin, v, BiasType::F32, b * v_stride, N, t);
         if constexpr (column_vectors_of<E> > 0)
             base.stage_columns(cols + width, width, col_begin, b, N, t);
     }

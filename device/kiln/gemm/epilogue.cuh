@@ -55,14 +55,15 @@ __device__ __forceinline__ float load_as_float(const void* p, BiasType t, int64_
     }
 }
 
-/// Staging (epilogue_stage.cuh) of a bias vector indexed by column: thread t of 128 writes
-/// cols[i] = bias[b * batch_stride + col_begin + i] as fp32, 0 past N or without a bias.
-__device__ __forceinline__ void stage_bias_columns(float* cols, int width, int col_begin,
-                                                   const void* bias, BiasType type,
-                                                   int64_t offset, int N, int t) {
+/// Staging (epilogue_stage.cuh) of a vector indexed by column (a bias, the affine fold's v):
+/// thread t of 128 writes cols[i] = vec[offset + col_begin + i] as fp32, 0 past N or without a
+/// vector.
+__device__ __forceinline__ void stage_column_vector(float* cols, int width, int col_begin,
+                                                    const void* vec, BiasType type,
+                                                    int64_t offset, int N, int t) {
     for (int i = t; i < width; i += 128)
-        cols[i] = bias && col_begin + i < N ? load_as_float(bias, type, offset + col_begin + i)
-                                            : 0.f;
+        cols[i] = vec && col_begin + i < N ? load_as_float(vec, type, offset + col_begin + i)
+                                           : 0.f;
 }
 
 /// D = act(alpha * acc + beta * C + bias), the BLAS/cuBLASLt-style fused epilogue. C is read
@@ -106,7 +107,7 @@ struct EpilogueLinear {
     __device__ __forceinline__ void stage_columns(float* cols, int width, int col_begin, int b,
                                                   int N, int t) const {
         if (bias_mode == BiasMode::Col)
-            stage_bias_columns(cols, width, col_begin, bias, bias_type, b * batch_stride_bias, N,
+            stage_column_vector(cols, width, col_begin, bias, bias_type, b * batch_stride_bias, N,
                                t);
     }
     __host__ __device__ CSource c_source() const {
@@ -218,7 +219,7 @@ struct EpilogueBiasAct {
     static constexpr int column_vectors = 1;
     __device__ __forceinline__ void stage_columns(float* cols, int width, int col_begin, int b,
                                                   int N, int t) const {
-        stage_bias_columns(cols, width, col_begin, bias, bias_type, b * batch_stride_bias, N, t);
+        stage_column_vector(cols, width, col_begin, bias, bias_type, b * batch_stride_bias, N, t);
     }
 
     /// acc[4j+e] holds (row0 + 8*(e/2), col0 + 8j + e%2) (the wgmma layout).

@@ -130,20 +130,23 @@ struct Config {
     // Per consumer: column vectors, and staging panels: the whole 64 x BN part when C is
     // staged, else two, or one where two do not fit next to the ring and the vectors.
     static constexpr int ColumnBytes = Consumers * ColumnVectors * BN * 4;
-    static constexpr int StagingPerConsumer =
-        StageC ? 64 * BN * 2
-        : Stages * StageBytes + BarrierBytes + Consumers * kStagingBytes + ColumnBytes + 1024 <=
-                227 * 1024
-            ? kStagingBytes
-            : kPanelBytes;
+    static constexpr int SmemLimit = 227 * 1024;
+    // The block's shared memory with `staging` bytes of staging per consumer. +1024: dynamic
+    // smem is only 16-byte aligned; swizzled tiles need 1024.
+    static constexpr int smem_with(int staging) {
+        return Stages * StageBytes + BarrierBytes + (StagedStore ? Consumers * staging : 0) +
+               ColumnBytes + 1024;
+    }
+    static constexpr int StagingPerConsumer = StageC ? 64 * BN * 2
+                                              : smem_with(kStagingBytes) <= SmemLimit
+                                                  ? kStagingBytes
+                                                  : kPanelBytes;
     static constexpr int StagingBytes = StagedStore ? Consumers * StagingPerConsumer : 0;
     static constexpr int CFullOffset = 512;  // one mbarrier per consumer: its C tile landed
     static_assert(SplitFlagOffset + 4 * Consumers <= CFullOffset &&
                   CFullOffset + 8 * Consumers <= BarrierBytes, "barrier block layout");
-    // +1024: dynamic smem is only 16-byte aligned; swizzled tiles need 1024.
-    static constexpr int SmemBytes =
-        Stages * StageBytes + BarrierBytes + StagingBytes + ColumnBytes + 1024;
-    static_assert(SmemBytes <= 227 * 1024, "pipeline does not fit in 227 KiB of shared memory");
+    static constexpr int SmemBytes = smem_with(StagingPerConsumer);
+    static_assert(SmemBytes <= SmemLimit, "pipeline does not fit in 227 KiB of shared memory");
 };
 
 struct Problem {
