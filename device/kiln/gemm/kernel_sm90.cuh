@@ -27,10 +27,6 @@
 // last one. Ragged M, N, K are handled by TMA's zero fill on loads and by predicated stores in
 // the epilogue.
 //
-// Config::PingPong makes the consumers take turns instead of sharing a tile: each owns whole
-// 128 x BN tiles (two 64-row halves, one accumulator each), the CTA's units alternate between
-// them, and one consumer's epilogue runs while the other's wgmmas keep the tensor cores busy.
-//
 // Epilogue: the fragment goes through the Epilogue in registers (apply_epilogue), then leaves
 // either through the TMA-store path (store_staged.cuh: 16-bit plain-matrix outputs, one 16 KiB
 // swizzled staging buffer per consumer after the ring; the host sets dv.tma_store) or through
@@ -88,13 +84,9 @@ inline constexpr dev::wgmma::DType wgmma_type =
 /// EpiStage: stage_columns(n) | kStageC (epilogue_stage.cuh): the epilogue's n column vectors
 /// and C's tile are brought into shared memory during the mainloop (C: the staging buffer grows
 /// to the warpgroup's whole 64 x BN part, one store round per tile).
-/// PingPong: consumers alternate whole tiles. A consumer starts a tile's mainloop only once the
-/// other has issued its own (an mbarrier each way): it skips the other's ring slots without
-/// waiting on them, and a full-barrier wait more than one phase ahead of the barrier would
-/// alias (the first form, without the ordering, hung).
 template <class ElementT, class OutT, int BN_ = 256, int Stages_ = 4, int ClusterM_ = 1,
           bool MnMajorA_ = false, bool MnMajorB_ = false, int Planes_ = 1, bool SplitK_ = false,
-          int EpiStage_ = 0, bool PingPong_ = false>
+          int EpiStage_ = 0>
 struct Config {
     using Element = ElementT;
     using Out = OutT;
@@ -109,20 +101,14 @@ struct Config {
     static constexpr int ClusterM = ClusterM_;
     static_assert(ClusterM == 1 || ClusterM == 2, "cluster of 1 or 2 CTAs along M");
     static constexpr int BRowsPerCta = BN / ClusterM;
-    static constexpr int Consumers = 2;  // warpgroups: 64 rows each, or whole tiles in turn
-    static constexpr bool PingPong = PingPong_;
-    static_assert(!PingPong || (Planes == 1 && !SplitK), "ping-pong: real operands, no split-K");
-    // A consumer's accumulators: one per plane, or one per 64-row half of a ping-pong tile.
-    static constexpr int Accumulators = PingPong ? 2 : Planes;
-    // Warps that read each ring slot and release it: one consumer's or both.
-    static constexpr int SlotReaders = (PingPong ? 1 : Consumers) * 4;
+    static constexpr int Consumers = 2;  // warpgroups, 64 rows each
     static constexpr int Threads = 128 * (1 + Consumers);
     static constexpr int ProducerRegs = 40, ConsumerRegs = 232;
     static constexpr auto Swizzle = dev::swizzle::Mode::B128;
     static_assert(is_wgmma_input<Element>, "inputs: bf16, f16, fp8 e4m3 or fp8 e5m2");
     static_assert(sizeof(Element) == 2 || (!MnMajorA && !MnMajorB),
                   "8-bit inputs: K-major A and B only (wgmma has no transpose for 8-bit types)");
-    static_assert(Accumulators * BN / 2 <= 128, "the accumulators must fit the registers");
+    static_assert(Planes * BN / 2 <= 128, "accumulators of all planes must fit the registers");
     static_assert(BN % 64 == 0 && BN <= 256, "BN must be 64, 128, 192 or 256");
     static_assert(ProducerRegs * 128 + ConsumerRegs * 128 * Consumers <= 65536,
                   "register split exceeds the SM's 64K registers");
@@ -139,7 +125,6 @@ struct Config {
     static constexpr bool StageColumns = ColumnVectors > 0;
     static constexpr bool StageC = (EpiStage_ & kStageC) != 0;
     static_assert(!StageC || StagedStore, "staged C: 16-bit real outputs (the staging buffer)");
-    static_assert(!StageC || !PingPong, "staged C: one 64-row part per consumer (cooperative)");
     static_assert(!(StageC || StageColumns) || !SplitK,
                   "staged epilogue inputs: unsplit tiles (every unit runs its epilogue)");
     // Per consumer: column vectors, and staging panels: the whole 64 x BN part when C is
@@ -158,9 +143,8 @@ struct Config {
                                                   : kPanelBytes;
     static constexpr int StagingBytes = StagedStore ? Consumers * StagingPerConsumer : 0;
     static constexpr int CFullOffset = 512;  // one mbarrier per consumer: its C tile landed
-    static constexpr int OrderOffset = CFullOffset + 8 * Consumers;  // ping-pong: mainloop issued
     static_assert(SplitFlagOffset + 4 * Consumers <= CFullOffset &&
-                  OrderOffset + 8 * Consumers <= BarrierBytes, "barrier block layout");
+                  CFullOffset + 8 * Consumers <= BarrierBytes, "barrier block layout");
     static constexpr int SmemBytes = smem_with(StagingPerConsumer);
     static_assert(SmemBytes <= SmemLimit, "pipeline does not fit in 227 KiB of shared memory");
 };
@@ -346,8 +330,6 @@ __global__ void __launch_bounds__(Cfg::Threads, 1)
     uint64_t* c_full =
         reinterpret_cast<uint64_t*>(smem + Stages * Cfg::StageBytes + Cfg::CFullOffset);
     float* columns = reinterpret_cast<float*>(staging + Cfg::StagingBytes);
-    uint64_t* order =
-        reinterpret_cast<uint64_t*>(smem + Stages * Cfg::StageBytes + Cfg::OrderOffset);
 
     const int warpgroup = threadIdx.x / 128;
     const int k_blocks = (p.K + BK - 1) / BK;
@@ -356,12 +338,10 @@ __global__ void __launch_bounds__(Cfg::Threads, 1)
         for (int s = 0; s < Stages; ++s) {
             dev::mbarrier::init(&full[s], 1);
             // one arrive per consumer warp of every CTA that reads this slot's B half
-            dev::mbarrier::init(&empty[s], Cfg::SlotReaders * Cfg::ClusterM);
+            dev::mbarrier::init(&empty[s], Cfg::Consumers * 4 * Cfg::ClusterM);
         }
         if constexpr (Cfg::StageC)
             for (int c = 0; c < Cfg::Consumers; ++c) dev::mbarrier::init(&c_full[c], 1);
-        if constexpr (Cfg::PingPong)
-            for (int c = 0; c < Cfg::Consumers; ++c) dev::mbarrier::init(&order[c], 1);
         dev::fence::mbarrier_init();
         for (int pl = 0; pl < Planes; ++pl) {
             dev::tma::prefetch_descriptor(&tm_a.plane[pl]);
@@ -419,15 +399,10 @@ __global__ void __launch_bounds__(Cfg::Threads, 1)
         // ---------------- consumers ----------------
         dev::regs::increase<Cfg::ConsumerRegs>();
         constexpr auto DT = wgmma_type<Element>;
-        const int cw = warpgroup - 1;  // consumer index
-        constexpr int Halves = Cfg::PingPong ? 2 : 1;  // 64-row parts of the tile it owns
-        // Row of the tile where the consumer's rows start: 64 * cw, or 0 for a whole tile.
-        const int wg_row = Cfg::PingPong ? 0 : 64 * cw;
+        const int cw = warpgroup - 1;  // consumer index: rows [64*cw, 64*cw + 64) of the tile
         const int t = threadIdx.x % 128;
         const bool lane0 = (threadIdx.x % 32) == 0;
-        // [0]: the real result (or Re, or a ping-pong tile's rows 0-63), [1]: Im (rows 64-127)
-        constexpr int NAcc = Cfg::Accumulators;
-        float acc[NAcc][BN / 2];
+        float acc[Planes][BN / 2];  // [0]: the real result (or Re), [1]: Im
         dev::mbarrier::PipelineState<Stages> st;
         // Release a slot: every CTA of the cluster wrote half of its B into our slot and waits
         // for our consumers before refilling it.
@@ -451,7 +426,7 @@ __global__ void __launch_bounds__(Cfg::Threads, 1)
             if constexpr (Cfg::StageC) return epi.c_source().ptr != nullptr;
             else return false;
         }();
-        uint32_t c_phase = 0, order_phase = 0;
+        uint32_t c_phase = 0;
         static_assert(!Cfg::StageColumns || column_vectors_of<Epilogue> <= Cfg::ColumnVectors,
                       "the epilogue reads more column vectors than the kernel stages");
         // Called once per tile after its first wgmmas are issued, so both loads overlap them.
@@ -464,29 +439,19 @@ __global__ void __launch_bounds__(Cfg::Threads, 1)
                 dev::mbarrier::arrive_expect_tx(&c_full[cw], Cfg::StagingPerConsumer);
                 for (int pn = 0; pn < BN / 64; ++pn)
                     dev::tma::load(my_staging + pn * kPanelBytes, &tm_c, &c_full[cw],
-                                   tc.n * BN + 64 * pn, tc.m * BM + wg_row, tc.batch);
+                                   tc.n * BN + 64 * pn, tc.m * BM + cw * 64, tc.batch);
             }
             if constexpr (Cfg::StageColumns && column_vectors_of<Epilogue> > 0)
                 epi.stage_columns(my_columns, BN, tc.n * BN, tc.batch, p.N, t);
         };
 
-        for (int u = cluster_id, i = 0; u < sched.total(); u += clusters, ++i) {
+        for (int u = cluster_id; u < sched.total(); u += clusters) {
             const WorkUnit w = unit_at(u);
             const TileCoord tc = w.coord;
-            if constexpr (Cfg::PingPong) {
-                if (i % 2 != cw) {  // the other consumer's tile: skip its slots of the ring
-                    for (int kb = w.k_begin; kb < w.k_end; ++kb) st.advance();
-                    continue;
-                }
-                if (i > 0) {  // the other consumer has waited on all the slots before ours
-                    dev::mbarrier::wait(&order[1 - cw], order_phase);
-                    order_phase ^= 1u;
-                }
-            }
 #pragma unroll
-            for (int a = 0; a < NAcc; ++a)
+            for (int pl = 0; pl < Planes; ++pl)
 #pragma unroll
-                for (int j = 0; j < BN / 2; ++j) acc[a][j] = 0.f;
+                for (int i = 0; i < BN / 2; ++i) acc[pl][i] = 0.f;
             if constexpr (Staged) {
                 if (w.k_begin == w.k_end) stage_inputs(tc);
             }
@@ -502,10 +467,10 @@ __global__ void __launch_bounds__(Cfg::Threads, 1)
                     dev::fence::proxy_async_shared();  // wgmma reads the stage via the async proxy
                     dev::named_barrier::sync(kTransformBarrier, 128 * Cfg::Consumers);
                 }
-                // rows [r, r + 64) of A are chunk r / 64 in either major order
-                auto desc_a = [&](int pl, int k, int r) {
+                // consumer cw's 64 rows of A are chunk cw in either major order
+                auto desc_a = [&](int pl, int k) {
                     return dev::wgmma::advance(
-                        operand_desc<Cfg::MnMajorA>(a_tile(st.stage, pl) + r * 128),
+                        operand_desc<Cfg::MnMajorA>(a_tile(st.stage, pl) + cw * 8192),
                         k * kstep_bytes<Cfg::MnMajorA>);
                 };
                 auto desc_b = [&](int pl, int k) {
@@ -513,30 +478,21 @@ __global__ void __launch_bounds__(Cfg::Threads, 1)
                                                k * kstep_bytes<Cfg::MnMajorB>);
                 };
 #pragma unroll
-                for (int a = 0; a < NAcc; ++a) dev::wgmma::fence_operand(acc[a]);
+                for (int pl = 0; pl < Planes; ++pl) dev::wgmma::fence_operand(acc[pl]);
                 dev::wgmma::fence();
                 constexpr int MA = Cfg::MnMajorA, MB = Cfg::MnMajorB;
 #pragma unroll
                 for (int k = 0; k < BK / dev::wgmma::k_per_mma<DT>; ++k) {
-                    if constexpr (Cfg::PingPong) {
-                        // the two 64-row halves of the consumer's tile share B's k-step
-                        dev::wgmma::mma<BN, DT, MA, MB>(acc[0], desc_a(0, k, 0), desc_b(0, k), 1);
-                        dev::wgmma::mma<BN, DT, MA, MB>(acc[1], desc_a(0, k, 64), desc_b(0, k),
-                                                        1);
-                    } else if constexpr (Planes == 1) {
-                        dev::wgmma::mma<BN, DT, MA, MB>(acc[0], desc_a(0, k, wg_row),
-                                                        desc_b(0, k), 1);
+                    if constexpr (Planes == 1) {
+                        dev::wgmma::mma<BN, DT, MA, MB>(acc[0], desc_a(0, k), desc_b(0, k), 1);
                     } else {
                         // (Ar + i Ai)(Br + i Bi); Re and Im alternate so that consecutive
                         // wgmmas never wait on the same accumulator.
-                        dev::wgmma::mma<BN, DT, MA, MB>(acc[0], desc_a(0, k, wg_row), desc_b(0, k), 1);
-                        dev::wgmma::mma<BN, DT, MA, MB>(acc[1], desc_a(0, k, wg_row), desc_b(1, k),
-                                                        1);
-                        dev::wgmma::mma<BN, DT, MA, MB, 1, -1>(acc[0], desc_a(1, k, wg_row),
-                                                               desc_b(1, k),
+                        dev::wgmma::mma<BN, DT, MA, MB>(acc[0], desc_a(0, k), desc_b(0, k), 1);
+                        dev::wgmma::mma<BN, DT, MA, MB>(acc[1], desc_a(0, k), desc_b(1, k), 1);
+                        dev::wgmma::mma<BN, DT, MA, MB, 1, -1>(acc[0], desc_a(1, k), desc_b(1, k),
                                                                1);
-                        dev::wgmma::mma<BN, DT, MA, MB>(acc[1], desc_a(1, k, wg_row),
-                                                        desc_b(0, k), 1);
+                        dev::wgmma::mma<BN, DT, MA, MB>(acc[1], desc_a(1, k), desc_b(0, k), 1);
                     }
                 }
                 dev::wgmma::commit();
@@ -547,23 +503,20 @@ __global__ void __launch_bounds__(Cfg::Threads, 1)
                 // most one group is pending, so its buffer can go back to the producer.
                 dev::wgmma::wait<1>();
 #pragma unroll
-                for (int a = 0; a < NAcc; ++a) dev::wgmma::fence_operand(acc[a]);
+                for (int pl = 0; pl < Planes; ++pl) dev::wgmma::fence_operand(acc[pl]);
                 if (prev_stage >= 0) release(prev_stage);
                 prev_stage = st.stage;
                 st.advance();
             }
-            if constexpr (Cfg::PingPong) {
-                if (t == 0) dev::mbarrier::arrive(&order[cw]);  // the other may start its tile
-            }
             dev::wgmma::wait<0>();
 #pragma unroll
-            for (int a = 0; a < NAcc; ++a) dev::wgmma::fence_operand(acc[a]);
+            for (int pl = 0; pl < Planes; ++pl) dev::wgmma::fence_operand(acc[pl]);
             if (prev_stage >= 0) release(prev_stage);
 
             // ---------------- epilogue: registers -> global, predicated ----------------
+            const int row0 = tc.m * BM + cw * 64 + dev::wgmma::accumulator_row(t, 0);
             const int col0 = tc.n * BN + dev::wgmma::accumulator_col(t, 0);
             if constexpr (Planes == 2) {
-                const int row0 = tc.m * BM + wg_row + dev::wgmma::accumulator_row(t, 0);
                 epi.store_fragment(acc[0], acc[1], row0, col0, tc.batch, p.M, p.N);
             } else {
                 // K split: only the last split of the tile to finish has the sum to store.
@@ -579,31 +532,22 @@ __global__ void __launch_bounds__(Cfg::Threads, 1)
                         dev::mbarrier::wait(&c_full[cw], c_phase);
                         c_phase ^= 1u;
                     }
+                    const TileStage<Cfg::StageC> ts{my_columns, BN, my_staging,
+                                                    dev::wgmma::accumulator_row(t, 0),
+                                                    dev::wgmma::accumulator_col(t, 0)};
+                    apply_epilogue(acc[0], epi, row0, col0, tc.batch, p, ts);
+                } else {
+                    apply_epilogue(acc[0], epi, row0, col0, tc.batch, p);
                 }
-                // One 64-row part of the tile: rows [part_row, part_row + 64).
-                auto finish_part = [&](float(&frag)[BN / 2], int part_row) {
-                    const int row0 = part_row + dev::wgmma::accumulator_row(t, 0);
-                    if constexpr (Staged) {
-                        const TileStage<Cfg::StageC> ts{my_columns, BN, my_staging,
-                                                        dev::wgmma::accumulator_row(t, 0),
-                                                        dev::wgmma::accumulator_col(t, 0)};
-                        apply_epilogue(frag, epi, row0, col0, tc.batch, p, ts);
-                    } else {
-                        apply_epilogue(frag, epi, row0, col0, tc.batch, p);
+                if constexpr (Cfg::StagedStore) {
+                    if (dv.tma_store) {
+                        store_staged<typename Cfg::Out, Cfg::StagingPerConsumer / kPanelBytes>(
+                            acc[0], my_staging, &tm_d, tc.m * BM + cw * 64, tc.n * BN, tc.batch,
+                            kStagingBarrier + cw, t);
+                        continue;
                     }
-                    if constexpr (Cfg::StagedStore) {
-                        if (dv.tma_store) {
-                            store_staged<typename Cfg::Out,
-                                         Cfg::StagingPerConsumer / kPanelBytes>(
-                                frag, my_staging, &tm_d, part_row, tc.n * BN, tc.batch,
-                                kStagingBarrier + cw, t);
-                            return;
-                        }
-                    }
-                    store_direct(frag, d, dv, row0, col0, tc.batch, p);
-                };
-#pragma unroll
-                for (int h = 0; h < Halves; ++h) finish_part(acc[h], tc.m * BM + wg_row + 64 * h);
+                }
+                store_direct(acc[0], d, dv, row0, col0, tc.batch, p);
             }
         }
         if constexpr (Cfg::StagedStore) drain_staged_stores(t);
