@@ -1,11 +1,12 @@
 """Timing shared by the GEMM benchmarks."""
+import statistics
+
 import torch
 from triton.testing import do_bench
 
 
-def bench(fn, iters=10):
-    """Median ms per call of `fn` replayed from a CUDA graph of `iters` back-to-back calls:
-    kernel time without Python/launch overhead, the same treatment for kiln and cuBLAS."""
+def _graph(fn, iters):
+    """A CUDA graph of `iters` back-to-back calls of `fn`, after one warm-up call."""
     s = torch.cuda.Stream()
     s.wait_stream(torch.cuda.current_stream())
     with torch.cuda.stream(s):
@@ -17,4 +18,25 @@ def bench(fn, iters=10):
     with torch.cuda.graph(g, stream=s):
         for _ in range(iters):
             fn()
-    return do_bench(g.replay, warmup=50, rep=300, return_mode="median") / iters
+    return g
+
+
+def bench(fn, iters=10):
+    """Median ms per call of `fn` replayed from a CUDA graph of `iters` back-to-back calls:
+    kernel time without Python/launch overhead, the same treatment for kiln and cuBLAS."""
+    return do_bench(_graph(fn, iters).replay, warmup=50, rep=300, return_mode="median") / iters
+
+
+def bench_pair(peer, kiln, iters=10, rounds=7):
+    """`bench` of two functions in alternation: `rounds` short medians of each, taken peer,
+    kiln, peer, kiln, ... so that both see the same clock and thermal drift (one measurement of
+    one version moved by up to 10% between runs at 4096^3, bench/NOTES.md "v13").
+    Returns (peer ms, kiln ms, ratios): the medians over the rounds and the sorted per-round
+    peer/kiln ratios, whose median is the row's ratio and whose range is its spread."""
+    gp, gk = _graph(peer, iters), _graph(kiln, iters)
+    tp, tk = [], []
+    for _ in range(rounds):
+        tp.append(do_bench(gp.replay, warmup=25, rep=100, return_mode="median") / iters)
+        tk.append(do_bench(gk.replay, warmup=25, rep=100, return_mode="median") / iters)
+    ratios = sorted(p / k for p, k in zip(tp, tk))
+    return statistics.median(tp), statistics.median(tk), ratios
