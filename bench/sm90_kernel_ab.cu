@@ -4,7 +4,8 @@
 // bias + ReLU epilogue (a bf16 column bias; -DKILN_AB_BIAS_ACT: EpilogueBiasAct, which needs
 // -DKILN_AB_EPISTAGE=1); -DKILN_AB_STAGES=S and -DKILN_AB_EPISTAGE=E set
 // the Config's ring depth (default 4) and epilogue staging (default 0), -DKILN_AB_CLUSTER=2 pairs
-// CTAs, -DKILN_AB_BN=128 narrows the tile, next to a
+// CTAs, -DKILN_AB_BN=128 narrows the tile, -DKILN_AB_TALL=1 (with BN=128) makes it 256 x 128,
+// next to a
 // generated GEMM (kiln compile --emit=cuda, built as a shared object, C = A . B with B stored
 // K x N) on the same A. For A/B experiments on the kernel without rebuilding the whole library:
 // build this file once per variant of the headers (-I a patched copy first) and run each.
@@ -45,9 +46,12 @@ namespace {
 #ifndef KILN_AB_BN
 #define KILN_AB_BN 256
 #endif
+#ifndef KILN_AB_TALL
+#define KILN_AB_TALL 0
+#endif
 using T = __nv_bfloat16;
 using Cfg = kiln::gemm::sm90::Config<T, T, KILN_AB_BN, KILN_AB_STAGES, KILN_AB_CLUSTER, false,
-                                     false, 1, false, KILN_AB_EPISTAGE>;
+                                     false, 1, false, KILN_AB_EPISTAGE, bool(KILN_AB_TALL)>;
 #if defined(KILN_AB_BIAS_ACT)
 using Epi = kiln::gemm::EpilogueBiasAct<kiln::gemm::Activation::ReLU>;
 #elif defined(KILN_AB_BIAS_RELU)
@@ -188,8 +192,8 @@ int main(int argc, char** argv) {
     auto lib = [&] { CHECK(sm90::launch_views<Cfg>(va, vb, d, dv, M, N, K, 1, epi, s)); };
     const double flop = 2.0 * M * N * K;
     const float t_lib = median_ms_per_call(lib, s, flush, flush_bytes);
-    std::printf("%dx%dx%d library 128x%d c%d %s stages=%d epistage=%d staging=%d: %7.1f TFLOP/s",
-                M, N, K, Cfg::BN, Cfg::ClusterM, what, Cfg::Stages, KILN_AB_EPISTAGE,
+    std::printf("%dx%dx%d library %dx%d c%d %s stages=%d epistage=%d staging=%d: %7.1f TFLOP/s",
+                M, N, K, Cfg::BM, Cfg::BN, Cfg::ClusterM, what, Cfg::Stages, KILN_AB_EPISTAGE,
                 Cfg::StagingPerConsumer, flop / t_lib / 1e9);
     {  // the library's result against the float reference, on sampled rows
         const int rows = (M + kRefStride - 1) / kRefStride;
