@@ -4,8 +4,7 @@
 // bias + ReLU epilogue (a bf16 column bias; -DKILN_AB_BIAS_ACT: EpilogueBiasAct, which needs
 // -DKILN_AB_EPISTAGE=1); -DKILN_AB_STAGES=S and -DKILN_AB_EPISTAGE=E set
 // the Config's ring depth (default 4) and epilogue staging (default 0), -DKILN_AB_CLUSTER=2 pairs
-// CTAs, -DKILN_AB_BN=128 narrows the tile, -DKILN_AB_TALL=1 (with BN=128) makes it 256 x 128,
-// next to a
+// CTAs, -DKILN_AB_BN=128 narrows the tile, next to a
 // generated GEMM (kiln compile --emit=cuda, built as a shared object, C = A . B with B stored
 // K x N) on the same A. For A/B experiments on the kernel without rebuilding the whole library:
 // build this file once per variant of the headers (-I a patched copy first) and run each.
@@ -46,12 +45,9 @@ namespace {
 #ifndef KILN_AB_BN
 #define KILN_AB_BN 256
 #endif
-#ifndef KILN_AB_TALL
-#define KILN_AB_TALL 0
-#endif
 using T = __nv_bfloat16;
 using Cfg = kiln::gemm::sm90::Config<T, T, KILN_AB_BN, KILN_AB_STAGES, KILN_AB_CLUSTER, false,
-                                     false, 1, false, KILN_AB_EPISTAGE, bool(KILN_AB_TALL)>;
+                                     false, 1, false, KILN_AB_EPISTAGE>;
 #if defined(KILN_AB_BIAS_ACT)
 using Epi = kiln::gemm::EpilogueBiasAct<kiln::gemm::Activation::ReLU>;
 #elif defined(KILN_AB_BIAS_RELU)

@@ -84,11 +84,9 @@ inline constexpr dev::wgmma::DType wgmma_type =
 /// EpiStage: stage_columns(n) | kStageC (epilogue_stage.cuh): the epilogue's n column vectors
 /// and C's tile are brought into shared memory during the mainloop (C: the staging buffer grows
 /// to the warpgroup's whole 64 x BN part, one store round per tile).
-/// Tall: 256-row tiles (BM = 256, BN <= 128), each consumer owning 128 rows as two 64-row
-/// accumulators: the tile shape cuBLAS picks for most square and LLM shapes (256 x 128).
 template <class ElementT, class OutT, int BN_ = 256, int Stages_ = 4, int ClusterM_ = 1,
           bool MnMajorA_ = false, bool MnMajorB_ = false, int Planes_ = 1, bool SplitK_ = false,
-          int EpiStage_ = 0, bool Tall_ = false>
+          int EpiStage_ = 0>
 struct Config {
     using Element = ElementT;
     using Out = OutT;
@@ -97,14 +95,7 @@ struct Config {
     static_assert(Planes == 1 || Planes == 2, "real (1 plane) or split complex (2 planes)");
     static constexpr bool SplitK = SplitK_;
     static_assert(!SplitK || Planes == 1, "split-K: real operands");
-    static constexpr bool Tall = Tall_;
-    static constexpr int BM = Tall ? 256 : 128, BN = BN_, BK = 128 / int(sizeof(Element)),
-                         Stages = Stages_;
-    static_assert(!Tall || (Planes == 1 && !SplitK && BN <= 128),
-                  "tall tiles: real operands, unsplit, BN <= 128");
-    // A consumer's accumulators: one per plane, or one per 64-row half of its 128 rows.
-    static constexpr int Accumulators = Tall ? 2 : Planes;
-    static constexpr int ConsumerRows = BM / 2;
+    static constexpr int BM = 128, BN = BN_, BK = 128 / int(sizeof(Element)), Stages = Stages_;
     // CTAs per cluster along M. With 2, the pair shares the B tile: each CTA loads half of it and
     // multicasts it to both, cutting L2->SM traffic per CTA from (A + B) to (A + B/2).
     static constexpr int ClusterM = ClusterM_;
@@ -117,7 +108,7 @@ struct Config {
     static_assert(is_wgmma_input<Element>, "inputs: bf16, f16, fp8 e4m3 or fp8 e5m2");
     static_assert(sizeof(Element) == 2 || (!MnMajorA && !MnMajorB),
                   "8-bit inputs: K-major A and B only (wgmma has no transpose for 8-bit types)");
-    static_assert(Accumulators * BN / 2 <= 128, "the accumulators must fit the registers");
+    static_assert(Planes * BN / 2 <= 128, "accumulators of all planes must fit the registers");
     static_assert(BN % 64 == 0 && BN <= 256, "BN must be 64, 128, 192 or 256");
     static_assert(ProducerRegs * 128 + ConsumerRegs * 128 * Consumers <= 65536,
                   "register split exceeds the SM's 64K registers");
@@ -134,7 +125,6 @@ struct Config {
     static constexpr bool StageColumns = ColumnVectors > 0;
     static constexpr bool StageC = (EpiStage_ & kStageC) != 0;
     static_assert(!StageC || StagedStore, "staged C: 16-bit real outputs (the staging buffer)");
-    static_assert(!StageC || !Tall, "staged C: one 64-row part per consumer");
     static_assert(!(StageC || StageColumns) || !SplitK,
                   "staged epilogue inputs: unsplit tiles (every unit runs its epilogue)");
     // Per consumer: column vectors, and staging panels: the whole 64 x BN part when C is
@@ -409,14 +399,10 @@ __global__ void __launch_bounds__(Cfg::Threads, 1)
         // ---------------- consumers ----------------
         dev::regs::increase<Cfg::ConsumerRegs>();
         constexpr auto DT = wgmma_type<Element>;
-        const int cw = warpgroup - 1;  // consumer index
-        constexpr int Halves = Cfg::Tall ? 2 : 1;  // 64-row parts of the consumer's rows
-        const int wg_row = Cfg::ConsumerRows * cw;  // the tile row where they start
+        const int cw = warpgroup - 1;  // consumer index: rows [64*cw, 64*cw + 64) of the tile
         const int t = threadIdx.x % 128;
         const bool lane0 = (threadIdx.x % 32) == 0;
-        // [0]: the real result (or Re, or rows 0-63 of a tall tile's part), [1]: Im (rows 64-127)
-        constexpr int NAcc = Cfg::Accumulators;
-        float acc[NAcc][BN / 2];
+        float acc[Planes][BN / 2];  // [0]: the real result (or Re), [1]: Im
         dev::mbarrier::PipelineState<Stages> st;
         // Release a slot: every CTA of the cluster wrote half of its B into our slot and waits
         // for our consumers before refilling it.
@@ -453,7 +439,7 @@ __global__ void __launch_bounds__(Cfg::Threads, 1)
                 dev::mbarrier::arrive_expect_tx(&c_full[cw], Cfg::StagingPerConsumer);
                 for (int pn = 0; pn < BN / 64; ++pn)
                     dev::tma::load(my_staging + pn * kPanelBytes, &tm_c, &c_full[cw],
-                                   tc.n * BN + 64 * pn, tc.m * BM + wg_row, tc.batch);
+                                   tc.n * BN + 64 * pn, tc.m * BM + cw * 64, tc.batch);
             }
             if constexpr (Cfg::StageColumns && column_vectors_of<Epilogue> > 0)
                 epi.stage_columns(my_columns, BN, tc.n * BN, tc.batch, p.N, t);
@@ -463,9 +449,9 @@ __global__ void __launch_bounds__(Cfg::Threads, 1)
             const WorkUnit w = unit_at(u);
             const TileCoord tc = w.coord;
 #pragma unroll
-            for (int a = 0; a < NAcc; ++a)
+            for (int pl = 0; pl < Planes; ++pl)
 #pragma unroll
-                for (int j = 0; j < BN / 2; ++j) acc[a][j] = 0.f;
+                for (int i = 0; i < BN / 2; ++i) acc[pl][i] = 0.f;
             if constexpr (Staged) {
                 if (w.k_begin == w.k_end) stage_inputs(tc);
             }
@@ -481,10 +467,10 @@ __global__ void __launch_bounds__(Cfg::Threads, 1)
                     dev::fence::proxy_async_shared();  // wgmma reads the stage via the async proxy
                     dev::named_barrier::sync(kTransformBarrier, 128 * Cfg::Consumers);
                 }
-                // rows [r, r + 64) of A are chunk r / 64 in either major order
-                auto desc_a = [&](int pl, int k, int r) {
+                // consumer cw's 64 rows of A are chunk cw in either major order
+                auto desc_a = [&](int pl, int k) {
                     return dev::wgmma::advance(
-                        operand_desc<Cfg::MnMajorA>(a_tile(st.stage, pl) + r * 128),
+                        operand_desc<Cfg::MnMajorA>(a_tile(st.stage, pl) + cw * 8192),
                         k * kstep_bytes<Cfg::MnMajorA>);
                 };
                 auto desc_b = [&](int pl, int k) {
@@ -492,31 +478,21 @@ __global__ void __launch_bounds__(Cfg::Threads, 1)
                                                k * kstep_bytes<Cfg::MnMajorB>);
                 };
 #pragma unroll
-                for (int a = 0; a < NAcc; ++a) dev::wgmma::fence_operand(acc[a]);
+                for (int pl = 0; pl < Planes; ++pl) dev::wgmma::fence_operand(acc[pl]);
                 dev::wgmma::fence();
                 constexpr int MA = Cfg::MnMajorA, MB = Cfg::MnMajorB;
 #pragma unroll
                 for (int k = 0; k < BK / dev::wgmma::k_per_mma<DT>; ++k) {
-                    if constexpr (Cfg::Tall) {
-                        // the consumer's two 64-row halves share B's k-step
-                        dev::wgmma::mma<BN, DT, MA, MB>(acc[0], desc_a(0, k, wg_row),
-                                                        desc_b(0, k), 1);
-                        dev::wgmma::mma<BN, DT, MA, MB>(acc[1], desc_a(0, k, wg_row + 64),
-                                                        desc_b(0, k), 1);
-                    } else if constexpr (Planes == 1) {
-                        dev::wgmma::mma<BN, DT, MA, MB>(acc[0], desc_a(0, k, wg_row),
-                                                        desc_b(0, k), 1);
+                    if constexpr (Planes == 1) {
+                        dev::wgmma::mma<BN, DT, MA, MB>(acc[0], desc_a(0, k), desc_b(0, k), 1);
                     } else {
                         // (Ar + i Ai)(Br + i Bi); Re and Im alternate so that consecutive
                         // wgmmas never wait on the same accumulator.
-                        dev::wgmma::mma<BN, DT, MA, MB>(acc[0], desc_a(0, k, wg_row), desc_b(0, k), 1);
-                        dev::wgmma::mma<BN, DT, MA, MB>(acc[1], desc_a(0, k, wg_row), desc_b(1, k),
-                                                        1);
-                        dev::wgmma::mma<BN, DT, MA, MB, 1, -1>(acc[0], desc_a(1, k, wg_row),
-                                                               desc_b(1, k),
+                        dev::wgmma::mma<BN, DT, MA, MB>(acc[0], desc_a(0, k), desc_b(0, k), 1);
+                        dev::wgmma::mma<BN, DT, MA, MB>(acc[1], desc_a(0, k), desc_b(1, k), 1);
+                        dev::wgmma::mma<BN, DT, MA, MB, 1, -1>(acc[0], desc_a(1, k), desc_b(1, k),
                                                                1);
-                        dev::wgmma::mma<BN, DT, MA, MB>(acc[1], desc_a(1, k, wg_row),
-                                                        desc_b(0, k), 1);
+                        dev::wgmma::mma<BN, DT, MA, MB>(acc[1], desc_a(1, k), desc_b(0, k), 1);
                     }
                 }
                 dev::wgmma::commit();
@@ -527,20 +503,20 @@ __global__ void __launch_bounds__(Cfg::Threads, 1)
                 // most one group is pending, so its buffer can go back to the producer.
                 dev::wgmma::wait<1>();
 #pragma unroll
-                for (int a = 0; a < NAcc; ++a) dev::wgmma::fence_operand(acc[a]);
+                for (int pl = 0; pl < Planes; ++pl) dev::wgmma::fence_operand(acc[pl]);
                 if (prev_stage >= 0) release(prev_stage);
                 prev_stage = st.stage;
                 st.advance();
             }
             dev::wgmma::wait<0>();
 #pragma unroll
-            for (int a = 0; a < NAcc; ++a) dev::wgmma::fence_operand(acc[a]);
+            for (int pl = 0; pl < Planes; ++pl) dev::wgmma::fence_operand(acc[pl]);
             if (prev_stage >= 0) release(prev_stage);
 
             // ---------------- epilogue: registers -> global, predicated ----------------
+            const int row0 = tc.m * BM + cw * 64 + dev::wgmma::accumulator_row(t, 0);
             const int col0 = tc.n * BN + dev::wgmma::accumulator_col(t, 0);
             if constexpr (Planes == 2) {
-                const int row0 = tc.m * BM + wg_row + dev::wgmma::accumulator_row(t, 0);
                 epi.store_fragment(acc[0], acc[1], row0, col0, tc.batch, p.M, p.N);
             } else {
                 // K split: only the last split of the tile to finish has the sum to store.
@@ -556,31 +532,22 @@ __global__ void __launch_bounds__(Cfg::Threads, 1)
                         dev::mbarrier::wait(&c_full[cw], c_phase);
                         c_phase ^= 1u;
                     }
+                    const TileStage<Cfg::StageC> ts{my_columns, BN, my_staging,
+                                                    dev::wgmma::accumulator_row(t, 0),
+                                                    dev::wgmma::accumulator_col(t, 0)};
+                    apply_epilogue(acc[0], epi, row0, col0, tc.batch, p, ts);
+                } else {
+                    apply_epilogue(acc[0], epi, row0, col0, tc.batch, p);
                 }
-                // One 64-row part of the tile: rows [part_row, part_row + 64).
-                auto finish_part = [&](float(&frag)[BN / 2], int part_row) {
-                    const int row0 = part_row + dev::wgmma::accumulator_row(t, 0);
-                    if constexpr (Staged) {
-                        const TileStage<Cfg::StageC> ts{my_columns, BN, my_staging,
-                                                        dev::wgmma::accumulator_row(t, 0),
-                                                        dev::wgmma::accumulator_col(t, 0)};
-                        apply_epilogue(frag, epi, row0, col0, tc.batch, p, ts);
-                    } else {
-                        apply_epilogue(frag, epi, row0, col0, tc.batch, p);
+                if constexpr (Cfg::StagedStore) {
+                    if (dv.tma_store) {
+                        store_staged<typename Cfg::Out, Cfg::StagingPerConsumer / kPanelBytes>(
+                            acc[0], my_staging, &tm_d, tc.m * BM + cw * 64, tc.n * BN, tc.batch,
+                            kStagingBarrier + cw, t);
+                        continue;
                     }
-                    if constexpr (Cfg::StagedStore) {
-                        if (dv.tma_store) {
-                            store_staged<typename Cfg::Out,
-                                         Cfg::StagingPerConsumer / kPanelBytes>(
-                                frag, my_staging, &tm_d, part_row, tc.n * BN, tc.batch,
-                                kStagingBarrier + cw, t);
-                            return;
-                        }
-                    }
-                    store_direct(frag, d, dv, row0, col0, tc.batch, p);
-                };
-#pragma unroll
-                for (int h = 0; h < Halves; ++h) finish_part(acc[h], tc.m * BM + wg_row + 64 * h);
+                }
+                store_direct(acc[0], d, dv, row0, col0, tc.batch, p);
             }
         }
         if constexpr (Cfg::StagedStore) drain_staged_stores(t);
