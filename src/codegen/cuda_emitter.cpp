@@ -11,6 +11,7 @@
 #include "codegen/tma_store.h"
 #include "ir/event_printer.h"
 
+#include <algorithm>
 #include <map>
 #include <set>
 
@@ -26,6 +27,13 @@ std::string ir_line(const event::Op& op) {
     return s;
 }
 
+// The loop's DMA copies that one full/empty barrier pair guards.
+struct LoadGroup {
+    std::string released_by; // the call whose completion frees the stage
+    std::vector<TmaLoad> loads;
+    std::string full, empty; // barrier array names
+};
+
 class Emitter {
 public:
     Emitter(const event::EventProgram& p, const EmitOptions& o, KernelPlan plan)
@@ -34,6 +42,9 @@ public:
     Generated run() {
         lower_copies();
         cluster_ = plan_cluster(plan_, loads_);
+        if (clustered() && (groups_.size() > 1 || !once_loads_.empty()))
+            unsupported(*plan_.grid, "clusters of a loop with several copy groups (attention) are "
+                                     "not generated");
         for (auto& l : loads_)
             if (cluster_.splits_rows(l)) { // each CTA's box covers its half of the rows
                 l.box[1] /= static_cast<uint32_t>(cluster_.size);
@@ -58,16 +69,66 @@ public:
 private:
     // ---- analysis shared by kernel and launcher ----
 
+    TmaLoad lower_load(const event::Op& c) {
+        TmaLoad t = lower_tma_load(plan_, c);
+        auto [it, fresh] = maps_.emplace(t.global->name, t);
+        if (!fresh && it->second.box != t.box)
+            unsupported(c, "a second TMA box shape for " + t.global->name);
+        return t;
+    }
+
+    // The call whose completion frees a DMA copy's stage (its write-after-read reference).
+    std::string released_by(const event::Op& c) const {
+        for (const auto& r : c.after)
+            if (r.cross && r.distance == plan_.stages)
+                return r.id;
+        unsupported(c, "no write-after-read reference guards the stage the DMA copy overwrites");
+    }
+
+    // The loop's copies in groups with one full/empty barrier pair each: the copies freed by the
+    // same call (a GEMM's A and B; attention's K, freed by the scores call, and V, by the PV
+    // call). A single group keeps the names `full` / `empty`.
     void lower_copies() {
         for (const auto* c : plan_.dma_copies) {
-            TmaLoad t = lower_tma_load(plan_, *c);
-            auto [it, fresh] = maps_.emplace(t.global->name, t);
-            if (!fresh && it->second.box != t.box)
-                unsupported(*c, "a second TMA box shape for " + t.global->name);
+            TmaLoad t = lower_load(*c);
             loads_.push_back(t);
+            const std::string by = released_by(*c);
+            auto g = std::find_if(groups_.begin(), groups_.end(),
+                                  [&](const LoadGroup& x) { return x.released_by == by; });
+            if (g == groups_.end())
+                g = groups_.insert(groups_.end(), LoadGroup{by, {}, "", ""});
+            g->loads.push_back(t);
         }
-        if (plan_.loop_calls.size() != 1)
-            unsupported(*plan_.loop, "one compute call per pipelined iteration is supported");
+        for (auto& g : groups_) {
+            const bool single = groups_.size() == 1;
+            g.full = single ? "full" : "full_" + g.loads[0].buffer->name;
+            g.empty = single ? "empty" : "empty_" + g.loads[0].buffer->name;
+        }
+        for (const auto* c : plan_.once_copies)
+            once_loads_.push_back(lower_load(*c));
+    }
+
+    const LoadGroup* group_of_copy(const std::string& copy) const {
+        for (const auto& g : groups_)
+            for (const auto& l : g.loads)
+                if (l.copy->result == copy)
+                    return &g;
+        return nullptr;
+    }
+    const TmaLoad* once_load(const std::string& copy) const {
+        for (const auto& l : once_loads_)
+            if (l.copy->result == copy)
+                return &l;
+        return nullptr;
+    }
+    static std::string once_barrier(const TmaLoad& l, const char* kind) {
+        return std::string(kind) + "_" + l.buffer->name;
+    }
+    // mbarriers after the buffers: a full/empty pair per stage and group, one pair per copy
+    // loaded once per tile.
+    int64_t barrier_count() const {
+        return 2 * plan_.stages * static_cast<int64_t>(groups_.size()) +
+               2 * static_cast<int64_t>(once_loads_.size());
     }
 
     void check_smem() {
@@ -75,13 +136,24 @@ private:
             if (b->offset % 1024 != 0 || (b->bytes() / b->stages) % 1024 != 0)
                 unsupported(*plan_.loop,
                             "buffer " + b->name + ": swizzle128 stages must be 1024-byte aligned");
+        for (const auto* b : plan_.shared)
+            if (b->layout && b->offset % 1024 != 0)
+                unsupported(*plan_.grid, "buffer " + b->name + ": swizzle128 buffers must be "
+                                                               "1024-byte aligned");
         barrier_offset_ = (plan_.smem_bytes + 7) / 8 * 8;
-        smem_total_ = barrier_offset_ + 16 * plan_.stages;
-        if (!stores_.empty()) { // 128B-swizzled staging buffers need 1024-byte alignment
+        smem_total_ = barrier_offset_ + 8 * barrier_count();
+        // 128B-swizzled staging buffers need 1024-byte alignment; where they do not fit beside
+        // the buffers, the stores go directly from the registers.
+        auto with_staging = [&] {
             staging_offset_ = (smem_total_ + 1023) / 1024 * 1024;
-            smem_total_ = staging_offset_ + kStagingBytesPerWarpgroup * plan_.compute_warpgroups;
-        }
-        smem_total_ += 1024; // alignment slack
+            return staging_offset_ + kStagingBytesPerWarpgroup * plan_.compute_warpgroups + 1024;
+        };
+        if (!stores_.empty() && with_staging() > kMaxSmem && !plan_.single_call_loop())
+            stores_.clear();
+        if (!stores_.empty())
+            smem_total_ = with_staging();
+        else
+            smem_total_ += 1024; // alignment slack
         if (smem_total_ > kMaxSmem)
             unsupported(*plan_.grid, "shared memory " + std::to_string(smem_total_) +
                                          " bytes (buffers, barriers, alignment) exceeds 227 KiB");
@@ -186,22 +258,26 @@ private:
                     ";  // alloc " + b->name + " : SHARED " + std::string(ir::spelling(b->dtype)) +
                     ir::shape_string(b->shape) + " stages " + std::to_string(b->stages) + " (" +
                     b->origin + ")");
-        std::vector<std::string> copies;
-        for (const auto& l : loads_)
-            copies.push_back("%" + l.copy->result);
-        w_.line("// full[s]: the TMA copies " + join(copies, ", ") +
-                " of stage s landed; empty[s]: every compute warp" +
-                (clustered() ? " of both CTAs" : "") + " released stage s.");
-        w_.line("uint64_t* const full = reinterpret_cast<uint64_t*>(smem + kBarrierOffset);");
-        w_.line("uint64_t* const empty = full + kStages;");
+        for (const auto* b : plan_.shared)
+            w_.line("uint8_t* const " + b->name + "_smem = smem + " + std::to_string(b->offset) +
+                    ";  // alloc " + b->name + " : SHARED " + std::string(ir::spelling(b->dtype)) +
+                    ir::shape_string(b->shape) + " (" + b->origin + ")");
+        barrier_declarations();
         if (!stores_.empty())
             w_.line("uint8_t* const staging_smem = smem + kStagingOffset;");
         w_.open("if (threadIdx.x == 0)");
-        w_.open("for (int s = 0; s < kStages; ++s)");
-        w_.line("kiln::dev::mbarrier::init(&full[s], 1);");
-        w_.line(clustered() ? "kiln::dev::mbarrier::init(&empty[s], kComputeWarps * kClusterSize);"
-                            : "kiln::dev::mbarrier::init(&empty[s], kComputeWarps);");
-        w_.close();
+        for (const auto& g : groups_) {
+            w_.open("for (int s = 0; s < kStages; ++s)");
+            w_.line("kiln::dev::mbarrier::init(&" + g.full + "[s], 1);");
+            w_.line(clustered() ? "kiln::dev::mbarrier::init(&" + g.empty +
+                                      "[s], kComputeWarps * kClusterSize);"
+                                : "kiln::dev::mbarrier::init(&" + g.empty + "[s], kComputeWarps);");
+            w_.close();
+        }
+        for (const auto& l : once_loads_) {
+            w_.line("kiln::dev::mbarrier::init(" + once_barrier(l, "full") + ", 1);");
+            w_.line("kiln::dev::mbarrier::init(" + once_barrier(l, "empty") + ", kComputeWarps);");
+        }
         w_.line("kiln::dev::fence::mbarrier_init();");
         for (const auto& [name, l] : maps_)
             w_.line("kiln::dev::tma::prefetch_descriptor(&tm_" + name + ");");
@@ -230,6 +306,35 @@ private:
         w_.raw("#endif");
         w_.close();
         w_.line("");
+    }
+
+    void barrier_declarations() {
+        int64_t at = 0;
+        for (const auto& g : groups_) {
+            std::vector<std::string> copies;
+            for (const auto& l : g.loads)
+                copies.push_back("%" + l.copy->result);
+            w_.line("// " + g.full + "[s]: the TMA copies " + join(copies, ", ") +
+                    " of stage s landed; " + g.empty + "[s]: every compute warp" +
+                    (clustered() ? " of both CTAs" : "") + " released stage s" +
+                    (groups_.size() > 1 ? " (after %" + g.released_by + ")" : "") + ".");
+            const std::string first = at == 0 ? "smem + kBarrierOffset"
+                                              : "smem + kBarrierOffset + " + std::to_string(8 * at);
+            w_.line("uint64_t* const " + g.full + " = reinterpret_cast<uint64_t*>(" + first + ");");
+            w_.line("uint64_t* const " + g.empty + " = " + g.full + " + kStages;");
+            at += 2 * plan_.stages;
+        }
+        for (const auto& l : once_loads_) {
+            w_.line("// " + once_barrier(l, "full") + ": %" + l.copy->result + " (once per tile) landed; " +
+                    once_barrier(l, "empty") + ": every compute warp finished the tile with " +
+                    l.buffer->name + ".");
+            w_.line("uint64_t* const " + once_barrier(l, "full") +
+                    " = reinterpret_cast<uint64_t*>(smem + kBarrierOffset + " +
+                    std::to_string(8 * at) + ");");
+            w_.line("uint64_t* const " + once_barrier(l, "empty") + " = " +
+                    once_barrier(l, "full") + " + 1;");
+            at += 2;
+        }
     }
 
     // Whether the TMA loads read a tensor an earlier element-wise kernel touches: then the DMA
@@ -301,38 +406,48 @@ private:
             w_.line("kiln::dev::grid::wait_previous();  // an earlier kernel writes what the TMA "
                     "loads");
         w_.line("kiln::dev::mbarrier::PipelineState<kStages> st;");
+        if (!once_loads_.empty())
+            w_.line("uint32_t tile_phase = 0;  // parity of the tiles this CTA ran");
         tile_loop_head();
+        for (const auto& l : once_loads_) {
+            w_.line("// the previous tile's compute warps are done with " + l.buffer->name);
+            w_.line("kiln::dev::mbarrier::wait(" + once_barrier(l, "empty") + ", tile_phase ^ 1u);");
+            w_.line("kiln::dev::mbarrier::arrive_expect_tx(" + once_barrier(l, "full") + ", " +
+                    std::to_string(l.bytes()) + ");");
+            tma_load(l, once_barrier(l, "full"), l.buffer->name + "_smem");
+        }
         w_.line("// " + op_name(*plan_.loop));
         w_.open(k_loop_head());
-        int64_t bytes = 0;
-        bool waited = false;
-        for (const auto& l : loads_) {
-            bytes += l.bytes();
-            for (const auto& a : lower_refs(plan_, *l.copy)) {
-                w_.line("// %" + l.copy->result + " after " + a.ref + ": " + a.why);
-                if (!waited)
-                    w_.line("kiln::dev::mbarrier::wait(&empty[st.stage], st.phase ^ 1u);");
-                waited = true;
+        for (const auto& g : groups_) {
+            int64_t bytes = 0;
+            bool waited = false;
+            for (const auto& l : g.loads) {
+                bytes += l.bytes();
+                for (const auto& a : lower_refs(plan_, *l.copy)) {
+                    w_.line("// %" + l.copy->result + " after " + a.ref + ": " + a.why);
+                    if (!waited)
+                        w_.line("kiln::dev::mbarrier::wait(&" + g.empty +
+                                "[st.stage], st.phase ^ 1u);");
+                    waited = true;
+                }
             }
+            w_.line("kiln::dev::mbarrier::arrive_expect_tx(&" + g.full + "[st.stage], " +
+                    std::to_string(bytes) + ");");
+            for (const auto& l : g.loads)
+                tma_load(l, "&" + g.full + "[st.stage]", stage_pointer(*l.buffer, "st.stage"));
         }
-        if (!waited)
-            unsupported(*loads_[0].copy, "no write-after-read reference guards the stage the "
-                                         "DMA copies overwrite");
-        w_.line("kiln::dev::mbarrier::arrive_expect_tx(&full[st.stage], " + std::to_string(bytes) +
-                ");");
-        for (const auto& l : loads_)
-            tma_load(l);
         w_.line("st.advance();");
         w_.close();
+        if (!once_loads_.empty())
+            w_.line("tile_phase ^= 1u;");
         w_.close();
         w_.close();
     }
 
-    void tma_load(const TmaLoad& l) {
+    void tma_load(const TmaLoad& l, const std::string& barrier, std::string dst) {
         w_.line(ir_line(*l.copy) + ": " + event::print_view(l.copy->src) + " -> " +
                 l.copy->dst.name);
         std::vector<std::string> coords = l.coords;
-        std::string dst = stage_pointer(*l.buffer, "st.stage");
         const bool multicast = cluster_.multicast(l);
         if (multicast && cluster_.splits_rows(l)) {
             const int64_t half = l.buffer->shape[0] / cluster_.size;
@@ -358,9 +473,9 @@ private:
             dst += " + p * " + std::to_string(l.panel_bytes);
         }
         w_.line(multicast ? "kiln::dev::tma::load_multicast(" + dst + ", &tm_" + l.global->name +
-                                ", &full[st.stage], 0b11, " + join(coords, ", ") + ");"
-                          : "kiln::dev::tma::load(" + dst + ", &tm_" + l.global->name +
-                                ", &full[st.stage], " + join(coords, ", ") + ");");
+                                ", " + barrier + ", 0b11, " + join(coords, ", ") + ");"
+                          : "kiln::dev::tma::load(" + dst + ", &tm_" + l.global->name + ", " +
+                                barrier + ", " + join(coords, ", ") + ");");
         if (panel_loop)
             w_.close();
     }
@@ -382,18 +497,32 @@ private:
             w_.line("kiln::dev::grid::wait_previous();  // the earlier kernels' writes (this one "
                     "overlaps their tail; the DMA role already loads)");
         for (const auto* r : plan_.registers) {
+            if (plan_.row_aliases.count(r->name))
+                continue;
             w_.line(cuda_type(r->dtype) + " " + r->name + "[" + std::to_string(elements(r->shape)) +
                     "];  // alloc " + r->name + " : REGISTER " +
                     std::string(ir::spelling(r->dtype)) + ir::shape_string(r->shape) +
                     " per thread (" + r->origin + ")");
         }
         w_.line("kiln::dev::mbarrier::PipelineState<kStages> st;");
+        if (!once_loads_.empty())
+            w_.line("uint32_t tile_phase = 0;  // parity of the tiles this CTA ran");
         tile_loop_head();
         for (const auto* op : plan_.before_loop)
             thread_call(*op);
-        pipelined_compute();
+        if (plan_.single_call_loop())
+            pipelined_compute();
+        else
+            multi_call_loop();
         for (const auto* op : plan_.after_loop)
             thread_call(*op);
+        for (const auto& l : once_loads_) {
+            w_.line("// the tile is done with " + l.buffer->name + ": the DMA warp may load the next");
+            w_.line("if (" + plan_.compute_dims[2].var + " == 0) kiln::dev::mbarrier::arrive(" +
+                    once_barrier(l, "empty") + ");");
+        }
+        if (!once_loads_.empty())
+            w_.line("tile_phase ^= 1u;");
         w_.close();
         if (!stores_.empty()) {
             w_.line("// the staging buffers stay allocated until the last TMA stores read them");
@@ -405,10 +534,21 @@ private:
         for (const auto& a : lower_refs(plan_, op)) {
             w_.line("// after " + a.ref + ": " + a.why);
             switch (a.kind) {
-            case SyncKind::WaitFull:
-                if (!full_waited_)
-                    w_.line("kiln::dev::mbarrier::wait(&full[st.stage], st.phase);");
-                full_waited_ = true;
+            case SyncKind::WaitFull: {
+                const LoadGroup* g = group_of_copy(a.event);
+                if (!full_waited_.count(g->full))
+                    w_.line("kiln::dev::mbarrier::wait(&" + g->full + "[st.stage], st.phase);");
+                full_waited_.insert(g->full);
+                break;
+            }
+            case SyncKind::WaitOnce:
+                w_.line("kiln::dev::mbarrier::wait(" + once_barrier(*once_load(a.event), "full") +
+                        ", tile_phase);");
+                break;
+            case SyncKind::FirstBarrier:
+                w_.line("if (" + plan_.loop_var() + " == 0) kiln::dev::named_barrier::sync(" +
+                        std::to_string(kComputeBarrierId) + ", " +
+                        std::to_string(128 * plan_.compute_warpgroups) + ");");
                 break;
             case SyncKind::ComputeBarrier:
                 w_.line("kiln::dev::named_barrier::sync(" + std::to_string(kComputeBarrierId) +
@@ -438,9 +578,9 @@ private:
         w_.line("// " + op_name(*plan_.loop));
         w_.open(k_loop_head());
         w_.line(ir_line(call));
-        full_waited_ = false;
+        full_waited_.clear();
         sync(call);
-        if (!full_waited_)
+        if (full_waited_.empty())
             unsupported(call, "the wgmma call does not wait for the TMA copies of its iteration");
         emit_wgmma_call(w_, program_, plan_, call, "st.stage");
         w_.line("// release the stage the retired wgmmas read (WAR edge of the DMA copies)" +
@@ -454,6 +594,38 @@ private:
         for (const auto* r : plan_.registers)
             w_.line("kiln::dev::wgmma::fence_operand(" + r->name + ");");
         release_held();
+    }
+
+    // A loop of several calls (attention): each op in program order after its synchronization;
+    // every wgmma batch is drained where it is issued (emit_loop_call), so the call that frees a
+    // group's stage releases it right after.
+    void multi_call_loop() {
+        w_.line("// " + op_name(*plan_.loop));
+        w_.open(k_loop_head());
+        full_waited_.clear();
+        for (const auto* op : plan_.loop_body) {
+            w_.open("");
+            w_.line(ir_line(*op));
+            sync(*op);
+            emit_loop_call(w_, program_, plan_, *op, "st.stage", stores_);
+            for (const auto& g : groups_)
+                if (g.released_by == op->result) {
+                    w_.line("// release the stage of " + g.loads[0].buffer->name +
+                            " (WAR edge of its DMA copies)");
+                    w_.line("if (" + plan_.compute_dims[2].var + " == 0) kiln::dev::mbarrier::arrive(&" +
+                            g.empty + "[st.stage]);");
+                }
+            w_.close();
+        }
+        for (const auto& g : groups_) {
+            if (!full_waited_.count(g.full))
+                unsupported(*g.loads[0].copy, "no compute op of the loop waits for this copy");
+            if (std::none_of(plan_.loop_body.begin(), plan_.loop_body.end(),
+                             [&](const event::Op* o) { return o->result == g.released_by; }))
+                unsupported(*g.loads[0].copy, "the op freeing its stage is not in the loop");
+        }
+        w_.line("st.advance();");
+        w_.close();
     }
 
     // Lane 0 of each compute warp releases stage `held`: in a cluster, the peer's DMA thread
@@ -533,7 +705,9 @@ private:
     TmaStores stores_; // accumulator stores through shared memory + TMA, by tensor
     ClusterPlan cluster_;
     int64_t barrier_offset_ = 0, staging_offset_ = 0, smem_total_ = 0;
-    bool full_waited_ = false;
+    std::set<std::string> full_waited_; // the full barriers waited in this iteration
+    std::vector<LoadGroup> groups_;
+    std::vector<TmaLoad> once_loads_;
 };
 
 } // namespace

@@ -1,5 +1,7 @@
 #include "codegen/kernel_plan.h"
 
+#include "codegen/fragment_ops.h"
+
 #include <algorithm>
 
 namespace kiln::codegen {
@@ -153,15 +155,49 @@ private:
         }
     }
 
+    void register_fragment(const event::Op& op) {
+        if (!is_thread_grid(op.over))
+            unsupported(op, "REGISTER tensors must be per-thread fragments over (WARPGROUP G, "
+                            "WARP 4, THREAD 32)");
+        plan_.scope.add(op);
+        plan_.registers.push_back(&plan_.scope.tensors.at(op.alloc.name));
+    }
+
+    // An unstaged SHARED buffer of the block (alloc-smem placed it), one instance per tile or
+    // per (warpgroup, warp) when allocated over compute processors.
+    void shared_buffer(const event::Op& op) {
+        if (op.alloc.offset < 0)
+            unsupported(op, "SHARED buffers must be placed by alloc-smem (offset missing)");
+        for (const auto& d : op.over)
+            if (d.level != ir::Level::Warpgroup && d.level != ir::Level::Warp)
+                unsupported(op, "a SHARED buffer may be replicated over warpgroups and warps only");
+        plan_.scope.add(op);
+        plan_.shared.push_back(&plan_.scope.tensors.at(op.alloc.name));
+        plan_.shared_over[op.alloc.name] = op.over;
+        int64_t instances = 1;
+        for (const auto& d : op.over)
+            instances *= d.extent;
+        plan_.smem_bytes = std::max(plan_.smem_bytes, op.alloc.offset + instances * op.alloc.bytes());
+    }
+
+    // A per-thread copy between a register fragment and shared memory (or a reducing copy after
+    // the loop).
+    void thread_copy(const event::Op& op, std::vector<const event::Op*>& into) {
+        if (op.role != event::Role::Compute)
+            unsupported(op, "copies of the compute threads only here (DMA copies fill buffers)");
+        compute_call(op);
+        into.push_back(&op);
+    }
+
     void block_body(const event::Op& op) {
         switch (op.kind) {
         case event::OpKind::Alloc:
-            if (op.alloc.memory != ir::Memory::Register || !is_thread_grid(op.over))
-                unsupported(op, "block-level tensors must be per-thread REGISTER fragments "
-                                "(SHARED ones belong to the pipelined loop)");
-            plan_.scope.add(op);
-            plan_.registers.push_back(&plan_.scope.tensors.at(op.alloc.name));
-            return;
+            if (op.alloc.memory == ir::Memory::Register)
+                return register_fragment(op);
+            if (op.alloc.memory == ir::Memory::Shared && !plan_.loop)
+                return shared_buffer(op);
+            unsupported(op, "block-level tensors must be per-thread REGISTER fragments or SHARED "
+                            "buffers allocated before the pipelined loop");
         case event::OpKind::Part:
             plan_.scope.add(op);
             return;
@@ -170,12 +206,14 @@ private:
             (plan_.loop ? plan_.after_loop : plan_.before_loop).push_back(&op);
             return;
         case event::OpKind::Copy:
-            if (!plan_.loop || op.mode != event::CopyMode::Add)
-                unsupported(op, "the only copies outside the pipelined loop are reducing copies "
-                                "(copy add) after it");
-            compute_call(op);
-            plan_.after_loop.push_back(&op);
-            return;
+            if (op.role == event::Role::Dma) {
+                if (plan_.loop || op.mode != event::CopyMode::Assign)
+                    unsupported(op, "a DMA copy outside the pipelined loop must be a plain copy "
+                                    "before it (loaded once per tile)");
+                plan_.once_copies.push_back(&op);
+                return;
+            }
+            return thread_copy(op, plan_.loop ? plan_.after_loop : plan_.before_loop);
         case event::OpKind::Join:
             return; // references to it are lowered (or refused) where they are made
         case event::OpKind::For:
@@ -198,27 +236,35 @@ private:
             loop_body(inner);
         if (plan_.dma_copies.empty() || plan_.loop_calls.empty())
             unsupported(op, "the pipelined loop needs DMA copies and compute calls");
+        if (!plan_.once_copies.empty() && plan_.single_call_loop())
+            unsupported(*plan_.once_copies[0], "a copy loaded once per tile needs a loop of "
+                                               "several calls (attention's form)");
     }
 
     void loop_body(const event::Op& op) {
         switch (op.kind) {
         case event::OpKind::Alloc:
+            if (op.alloc.memory == ir::Memory::Register)
+                return register_fragment(op);
             return staged_buffer(op);
         case event::OpKind::Part:
             plan_.scope.add(op);
             return;
         case event::OpKind::Copy:
-            if (op.role != event::Role::Dma || op.mode != event::CopyMode::Assign)
-                unsupported(op, "copies in the pipelined loop must be plain DMA copies");
+            if (op.mode != event::CopyMode::Assign)
+                unsupported(op, "copies in the pipelined loop must be plain copies");
+            if (op.role != event::Role::Dma)
+                return thread_copy(op, plan_.loop_body);
             plan_.dma_copies.push_back(&op);
             return;
         case event::OpKind::Call:
             compute_call(op);
             plan_.loop_calls.push_back(&op);
+            plan_.loop_body.push_back(&op);
             return;
         default:
-            unsupported(op, "only staged buffers, partitions, DMA copies and compute calls "
-                            "inside the pipelined loop");
+            unsupported(op, "only staged buffers, register fragments, partitions, copies and "
+                            "compute calls inside the pipelined loop");
         }
     }
 
@@ -253,7 +299,9 @@ std::vector<std::string> grid_index_decls(const event::Loop& loop, const std::st
 
 Result<KernelPlan> plan_kernel(const event::EventProgram& program) {
     try {
-        return Planner(program).run(program);
+        KernelPlan plan = Planner(program).run(program);
+        plan.row_aliases = plan_row_aliases(plan);
+        return plan;
     } catch (const DiagnosticError& e) {
         return e.diag;
     }

@@ -6,7 +6,10 @@
 // Requires: the output of the whole pass pipeline (docs/compiler.md) for a warp-specialized
 // program: entry parameters, blocks partitions, one BLOCK pfor with register budgets, and in its
 // body compute calls over (WARPGROUP G, WARP 4, THREAD 32) around one pipelined `for` whose DMA
-// copies fill staged SHARED buffers; before and after it, BLOCK pfors of element-wise BLOCK
+// copies fill staged SHARED buffers. The block may also hold unstaged SHARED buffers (written
+// once per tile by a DMA copy before the loop, or by the compute threads: per-thread copies
+// between register fragments and shared memory, inside the loop or around it), and the loop
+// several compute calls and such copies (attention). Before and after, BLOCK pfors of element-wise BLOCK
 // calls on GLOBAL pieces (a reduction's zeroing before, a split-K conversion after) become small
 // kernels launched before / after it. Top-level GLOBAL tensors that are not entry parameters
 // are workspaces the launcher allocates (a split-K partial sum). Guarantees: a plan whose
@@ -16,6 +19,7 @@
 #include "ir/diagnostic.h"
 #include "ir/event.h"
 
+#include <map>
 #include <string>
 #include <vector>
 
@@ -39,12 +43,23 @@ struct KernelPlan {
     std::vector<const event::Op*> after_loop;  // calls and reducing copies (copy add)
     std::vector<const event::Op*> dma_copies;  // in the loop
     std::vector<const event::Op*> loop_calls;  // compute calls in the loop
+    // Compute calls and per-thread copies of the loop body in program order (loop_calls and
+    // the copies between them).
+    std::vector<const event::Op*> loop_body;
+    std::vector<const event::Op*> once_copies; // DMA copies before the loop: once per tile
     std::vector<const event::TensorDecl*> registers;
     std::vector<const event::TensorDecl*> staged;
+    std::vector<const event::TensorDecl*> shared; // unstaged SHARED buffers of the block
+    // Processor dimensions a SHARED buffer is replicated over (one instance per (g, w), say).
+    std::map<std::string, std::vector<event::ProcDim>> shared_over;
+    // Register tensors standing for whole rows of an f32 SHARED tensor (fragment_ops.h).
+    std::map<std::string, event::View> row_aliases;
     int64_t smem_bytes = 0; // end of the last staged buffer (all stages)
     Scope scope;
 
     const std::string& loop_var() const { return loop->loop.vars[0]; }
+    // True for a GEMM-shaped loop: one compute call (the wgmma batch) and nothing else.
+    bool single_call_loop() const { return loop_body.size() == 1; }
     int64_t threads() const { return 128 * (1 + compute_warpgroups); }
 };
 

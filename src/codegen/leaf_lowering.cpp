@@ -1,5 +1,7 @@
 #include "codegen/leaf_lowering.h"
 
+#include "codegen/fragment_ops.h"
+
 #include "codegen/tma_lowering.h"
 #include "codegen/tma_store.h"
 #include "ir/event_printer.h"
@@ -7,6 +9,7 @@
 #include <cmath>
 #include <map>
 #include <optional>
+#include <set>
 #include <sstream>
 
 namespace kiln::codegen {
@@ -63,13 +66,17 @@ std::string AccumulatorStore::value(const std::string& idx) const {
     std::string args;
     for (const auto* t : sources)
         args += (args.empty() ? "" : ", ") + t->name + "[" + idx + "]";
-    return fn.empty() ? args : fn + "(" + args + ")";
+    const std::string v = fn.empty() ? args : fn + "(" + args + ")";
+    // register `idx` of the accumulator order holds row h = idx / 2 % 2
+    return divisor.empty() ? v : "(" + v + " / " + divisor + "[(" + idx + ") / 2 % 2])";
 }
 
 std::string AccumulatorStore::describe() const {
     std::string names;
     for (const auto* t : sources)
         names += ", " + t->name;
+    if (!divisor.empty())
+        return "div(" + global->name + names + ", " + divisor + ")";
     return (fn.empty() ? std::string("copy") : fn) + "(" + global->name + names + ")";
 }
 
@@ -105,7 +112,7 @@ AccumulatorStore resolve_accumulator_store(const KernelPlan& plan, const event::
                           "matching " +
                               src.name);
     return {&call, &plan.scope.tensors.at(g.name), *piece, std::move(sources),
-            fn,    plan.compute_dims[0].var};
+            fn,    plan.compute_dims[0].var, ""};
 }
 
 const event::LeafDef& leaf_of(const event::EventProgram& program, const event::Op& call) {
@@ -172,22 +179,33 @@ std::string wgmma_dtype(const event::Op& call, ir::DType t) {
     unsupported(call, "wgmma operands must be bf16 or f16");
 }
 
+// A wgmma operand buffer's address: stage `stage` of a staged buffer, the buffer itself otherwise.
+std::string operand_pointer(const event::TensorDecl& t, const std::string& stage) {
+    return t.stages > 1 ? stage_pointer(t, stage) : t.name + "_smem";
+}
+
+// mma(C, A, B) (B an rhs fragment: [K, N], MN-major) or mma_bt(C, A, B) (B an rhs_t fragment:
+// [N, K], K-major). A is K-major: 64 rows of a swizzle128 buffer, its K in 64-wide panels.
 void emit_mma(CodeWriter& w, const KernelPlan& plan, const event::Op& call,
               const std::map<std::string, event::View>& b, const ir::LeafOp& stmt, int n,
               const std::string& stage) {
+    const bool bt_form = stmt.op == "mma_bt";
     const auto& acc = register_tensor(plan, call, operand_view(call, b, stmt, 0));
     Piece a = smem_operand(plan, call, operand_view(call, b, stmt, 1), ir::MmaRole::Lhs);
-    Piece bb = smem_operand(plan, call, operand_view(call, b, stmt, 2), ir::MmaRole::Rhs);
+    Piece bb = smem_operand(plan, call, operand_view(call, b, stmt, 2),
+                            bt_form ? ir::MmaRole::RhsT : ir::MmaRole::Rhs);
     const auto& at = *a.tensor;
     const auto& bt = *bb.tensor;
-    // A is K-major (one 128-byte swizzle row per row: 64 k), B MN-major (panels of 64 columns).
-    if (a.extent[0] != 64 || at.shape[1] != kPanelElems || a.extent[1] != at.shape[1] ||
+    if (a.extent[0] != 64 || at.shape[1] % kPanelElems != 0 || a.extent[1] != at.shape[1] ||
         a.origin[1] != "0")
-        unsupported(call, "the lhs operand must be 64 full rows of a buffer 64 elements wide");
+        unsupported(call, "the lhs operand must be 64 full rows of a buffer whose width is a "
+                          "multiple of 64 elements");
     if (bb.origin[0] != "0" || bb.origin[1] != "0" || bb.extent != bt.shape)
-        unsupported(call, "the rhs operand must be a whole staged buffer");
-    const int64_t k = a.extent[1], nn = bt.shape[1];
-    if (bt.shape[0] != k || nn % kPanelElems != 0 || nn > 256 || at.dtype != bt.dtype)
+        unsupported(call, "the rhs operand must be a whole buffer");
+    const int64_t k = a.extent[1];
+    const int64_t nn = bt_form ? bt.shape[0] : bt.shape[1];
+    const int64_t bk = bt_form ? bt.shape[1] : bt.shape[0];
+    if (bk != k || nn % (bt_form ? 8 : kPanelElems) != 0 || nn > 256 || at.dtype != bt.dtype)
         unsupported(call, "operand shapes " + ir::shape_string(a.extent) + " x " +
                               ir::shape_string(bt.shape) + " are not one wgmma m64nNk16 chain");
     if (elements(acc.shape) * 2 != nn)
@@ -196,21 +214,30 @@ void emit_mma(CodeWriter& w, const KernelPlan& plan, const event::Op& call,
                               std::to_string(nn) + " needs " + std::to_string(nn / 2));
     const std::string sw = "kiln::dev::swizzle::Mode::B128";
     const std::string da = "da" + std::to_string(n), db = "db" + std::to_string(n);
-    w.line("// mma(" + acc.name + ", " + at.name + ", " + bt.name + "): " + std::to_string(k / 16) +
-           " x wgmma m64n" + std::to_string(nn) + "k16, " + at.name + " K-major, " + bt.name +
-           " MN-major");
+    w.line("// " + stmt.op + "(" + acc.name + ", " + at.name + ", " + bt.name + "): " +
+           std::to_string(k / 16) + " x wgmma m64n" + std::to_string(nn) + "k16, " + at.name +
+           " K-major, " + bt.name + (bt_form ? " K-major" : " MN-major"));
     w.line("const uint64_t " + da + " = kiln::dev::wgmma::make_desc<" + sw + ">(" +
-           stage_pointer(at, stage) + " + (" + a.origin[0] + ") * " +
+           operand_pointer(at, stage) + " + (" + a.origin[0] + ") * " +
            std::to_string(kPanelRowBytes) + ", 16, 1024);");
     w.line("const uint64_t " + db + " = kiln::dev::wgmma::make_desc<" + sw + ">(" +
-           stage_pointer(bt, stage) + ", " + std::to_string(bt.shape[0] * kPanelRowBytes) +
+           operand_pointer(bt, stage) + ", " +
+           (bt_form ? std::string("16") : std::to_string(bt.shape[0] * kPanelRowBytes)) +
            ", 1024);");
+    // A K-major operand's k16 steps advance 32 bytes inside a 128-byte row, then a whole panel
+    // (the buffer's rows x 128 bytes) every 4 steps.
+    auto kmajor_step = [](int64_t rows) {
+        return "ks / 4 * " + std::to_string(rows * kPanelRowBytes) + " + ks % 4 * 32";
+    };
+    const std::string a_step = at.shape[1] == kPanelElems ? "ks * 32" : kmajor_step(at.shape[0]);
+    const std::string b_step =
+        bt_form ? (bt.shape[1] == kPanelElems ? "ks * 32" : kmajor_step(bt.shape[0]))
+                : "ks * " + std::to_string(16 * kPanelRowBytes);
     w.line("#pragma unroll");
     w.open("for (int ks = 0; ks < " + std::to_string(k / 16) + "; ++ks)");
     w.line("kiln::dev::wgmma::mma<" + std::to_string(nn) + ", " + wgmma_dtype(call, at.dtype) +
-           ", 0, 1>(" + acc.name + ", kiln::dev::wgmma::advance(" + da +
-           ", ks * 32), kiln::dev::wgmma::advance(" + db + ", ks * " +
-           std::to_string(16 * kPanelRowBytes) + "), 1);");
+           ", 0, " + (bt_form ? "0" : "1") + ">(" + acc.name + ", kiln::dev::wgmma::advance(" +
+           da + ", " + a_step + "), kiln::dev::wgmma::advance(" + db + ", " + b_step + "), 1);");
     w.close();
 }
 
@@ -453,26 +480,111 @@ void emit_wgmma_call(CodeWriter& w, const event::EventProgram& program, const Ke
         w.line("kiln::dev::wgmma::fence_operand(" + a + ");");
 }
 
-void emit_thread_call(CodeWriter& w, const event::EventProgram& program, const KernelPlan& plan,
-                      const event::Op& call, const TmaStores& tma_stores) {
+namespace {
+
+// True when `v` is an accumulator fragment of a GLOBAL tensor (a store's destination).
+bool is_global_fragment(const KernelPlan& plan, const event::View& v) {
+    const auto& dims = plan.compute_dims;
+    auto frag = peel_fragment(plan.scope, v, dims[1].var, dims[2].var);
+    if (!frag)
+        return false;
+    auto piece = resolve_piece(plan.scope, frag->warpgroup_view);
+    return piece && piece->tensor->memory == ir::Memory::Global;
+}
+
+bool is_register(const KernelPlan& plan, const event::View& v) {
+    auto it = plan.scope.tensors.find(v.name);
+    return v.whole() && it != plan.scope.tensors.end() &&
+           it->second.memory == ir::Memory::Register && !plan.row_aliases.count(v.name);
+}
+
+// div(D, S, r) into a GLOBAL accumulator fragment: the store of S with each row divided by r.
+void emit_div_store(CodeWriter& w, const KernelPlan& plan, const event::Op& call,
+                    const std::map<std::string, event::View>& b, const ir::LeafOp& stmt,
+                    const TmaStores& tma_stores) {
+    const auto& src = register_tensor(plan, call, operand_view(call, b, stmt, 1));
+    const auto& r = register_tensor(plan, call, operand_view(call, b, stmt, 2));
+    if (r.shape != ir::Shape{2})
+        unsupported(call, "div into a global tile divides by a [2] row fragment, not " + r.name +
+                              " " + ir::shape_string(r.shape));
+    auto st = resolve_accumulator_store(plan, call, operand_view(call, b, stmt, 0), {&src}, "");
+    st.divisor = r.name;
+    if (tma_stores.count(st.global->name))
+        emit_tma_store(w, st);
+    else
+        emit_direct_store(w, st, StoreMode::Assign);
+}
+
+// One per-thread leaf statement (not mma).
+void emit_statement(CodeWriter& w, const event::EventProgram& program, const KernelPlan& plan,
+                    const event::Op& call, const std::map<std::string, event::View>& b,
+                    const ir::LeafOp& s, const TmaStores& tma_stores) {
+    const auto first = [&] { return operand_view(call, b, s, 0); };
+    const auto second_is_register = [&] {
+        return s.operands.size() > 1 && s.operands[1].is_tensor() &&
+               is_register(plan, operand_view(call, b, s, 1));
+    };
+    if (s.op == "fill" && is_register(plan, first()))
+        emit_fill(w, plan, call, b, s);
+    else if (s.op == "rowsum" && second_is_register())
+        emit_rowsum(w, plan, call, b, s);
+    else if (s.op == "accumulate")
+        emit_accumulate(w, plan, call, b, s);
+    else if (s.op == "div" && is_global_fragment(plan, first()))
+        emit_div_store(w, plan, call, b, s, tma_stores);
+    else if (auto fn = store_function(s); fn && is_global_fragment(plan, first()))
+        emit_store(w, plan, call, b, s, *fn, tma_stores);
+    else if (!emit_fragment_statement(w, program, plan, call, b, s))
+        unsupported(call, "leaf statement '" + s.op +
+                              (s.external.empty() ? "" : "(\"" + s.external + "\")") + "' of " +
+                              call.callee + " has no per-thread lowering yet");
+}
+
+bool is_mma(const ir::LeafOp& s) { return s.op == "mma" || s.op == "mma_bt"; }
+
+} // namespace
+
+void emit_loop_call(CodeWriter& w, const event::EventProgram& program, const KernelPlan& plan,
+                    const event::Op& call, const std::string& stage, const TmaStores& tma_stores) {
     if (call.kind == event::OpKind::Copy)
-        return emit_reduce_copy(w, plan, call);
+        return emit_fragment_copy(w, plan, call);
     const auto& leaf = leaf_of(program, call);
     auto b = bind_tensors(leaf, call);
-    for (const auto& s : leaf.body) {
-        if (s.op == "fill")
-            emit_fill(w, plan, call, b, s);
-        else if (s.op == "rowsum")
-            emit_rowsum(w, plan, call, b, s);
-        else if (s.op == "accumulate")
-            emit_accumulate(w, plan, call, b, s);
-        else if (auto fn = store_function(s))
-            emit_store(w, plan, call, b, s, *fn, tma_stores);
-        else
-            unsupported(call, "leaf statement '" + s.op +
-                                  (s.external.empty() ? "" : "(\"" + s.external + "\")") + "' of " +
-                                  leaf.name + " has no per-thread lowering yet");
+    int n = 0;
+    for (size_t i = 0; i < leaf.body.size();) {
+        if (!is_mma(leaf.body[i])) {
+            emit_statement(w, program, plan, call, b, leaf.body[i++], tma_stores);
+            continue;
+        }
+        // A batch of consecutive mma statements: issued together, then drained, because the
+        // statements after it (and the next call) read the accumulators or refill the stages.
+        size_t j = i;
+        std::set<std::string> accs;
+        for (; j < leaf.body.size() && is_mma(leaf.body[j]); ++j)
+            accs.insert(register_tensor(plan, call, operand_view(call, b, leaf.body[j], 0)).name);
+        for (const auto& a : accs)
+            w.line("kiln::dev::wgmma::fence_operand(" + a + ");");
+        w.line("kiln::dev::wgmma::fence();");
+        for (; i < j; ++i)
+            emit_mma(w, plan, call, b, leaf.body[i], n++, stage);
+        w.line("kiln::dev::wgmma::commit();");
+        w.line("kiln::dev::wgmma::wait<0>();");
+        for (const auto& a : accs)
+            w.line("kiln::dev::wgmma::fence_operand(" + a + ");");
     }
+}
+
+void emit_thread_call(CodeWriter& w, const event::EventProgram& program, const KernelPlan& plan,
+                      const event::Op& call, const TmaStores& tma_stores) {
+    if (call.kind == event::OpKind::Copy) {
+        if (call.mode == event::CopyMode::Add)
+            return emit_reduce_copy(w, plan, call);
+        return emit_fragment_copy(w, plan, call);
+    }
+    const auto& leaf = leaf_of(program, call);
+    auto b = bind_tensors(leaf, call);
+    for (const auto& s : leaf.body)
+        emit_statement(w, program, plan, call, b, s, tma_stores);
 }
 
 TmaStores plan_tma_stores(const event::EventProgram& program, const KernelPlan& plan,

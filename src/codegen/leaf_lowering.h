@@ -39,6 +39,7 @@ struct AccumulatorStore {
     std::vector<const event::TensorDecl*> sources;
     std::string fn;            // empty: copy
     std::string warpgroup_var; // the compute role's WARPGROUP variable
+    std::string divisor;       // div(D, S, r): a [2] register tensor dividing each row
     // The value stored for accumulator register `idx` (a C expression).
     std::string value(const std::string& idx) const;
     std::string describe() const; // "copy(C, C5)", "kiln_swiglu(O, C15, C25)"
@@ -73,8 +74,15 @@ std::string float_literal(const event::Op& call, const ir::Operand& o);
 // `v` (a float expression) converted for a store into an element of type `t`.
 std::string store_value(const event::Op& call, ir::DType t, const std::string& v);
 
-// Emits a per-thread call (fill, converting store, row sum) or reducing copy. The kernel names the
-// thread's index inside its warpgroup `wg_thread`.
+// Emits one op of a loop of several calls (attention): a call's statements in order, each run of
+// mma statements one wgmma batch drained before the next statement (wait<0>), the others per
+// thread (fragment_ops.h); a per-thread copy between registers and shared memory.
+void emit_loop_call(CodeWriter& w, const event::EventProgram& program, const KernelPlan& plan,
+                    const event::Op& call, const std::string& stage, const TmaStores& tma_stores);
+
+// Emits a per-thread call (fill, converting store, row sum, the fragment statements of
+// fragment_ops.h), a reducing copy, or a per-thread copy between registers and shared memory.
+// The kernel names the thread's index inside its warpgroup `wg_thread`.
 void emit_thread_call(CodeWriter& w, const event::EventProgram& program, const KernelPlan& plan,
                       const event::Op& call, const TmaStores& tma_stores);
 

@@ -40,7 +40,7 @@ SyncKind broadcast_kind(const KernelPlan& plan, const event::EventRef& ref) {
 SyncAction dma_ref(const KernelPlan& plan, const event::Op& op, const event::EventRef& ref) {
     if (ref.cross && ref.distance == plan.stages && contains(plan.loop_calls, ref.id) &&
         all_broadcast(ref))
-        return {SyncKind::WaitEmpty, "", "every compute warp released this stage"};
+        return {SyncKind::WaitEmpty, "", "every compute warp released this stage", {}};
     unsupported(op, "reference " + event::print_ref(ref) +
                         " of a DMA copy is not the stage's write-after-read edge (cross, "
                         "broadcast, distance = pipeline depth " +
@@ -48,34 +48,50 @@ SyncAction dma_ref(const KernelPlan& plan, const event::Op& op, const event::Eve
 }
 
 SyncAction compute_ref(const KernelPlan& plan, const event::Op& op, const event::EventRef& ref) {
-    bool in_loop = contains(plan.loop_calls, op.result);
+    bool in_loop = contains(plan.loop_body, op.result);
     if (ref.cross && ref.distance == 0 && in_loop && contains(plan.dma_copies, ref.id))
-        return {SyncKind::WaitFull, "", "the TMA completed this stage's bytes"};
+        return {SyncKind::WaitFull, "", "the TMA completed this stage's bytes", {}};
+    if (ref.cross && ref.distance == 0 && contains(plan.once_copies, ref.id))
+        return {SyncKind::WaitOnce, "", "the TMA completed the tile's copy", {}};
     if (ref.cross)
         unsupported(op, "cross reference " + event::print_ref(ref) +
-                            " is not to a DMA copy of the same iteration");
+                            " is not to a DMA copy of the same iteration or tile");
     if (contains(plan.post_grids, ref.id))
         unsupported(op, "reference " + event::print_ref(ref) +
                             " is to an element-wise kernel launched after this one (kernels run "
                             "in program order)");
     if (contains(plan.pre_grids, ref.id) && ref.distance == 0)
-        return {SyncKind::Dropped, "", "kernel order: that element-wise kernel completed before this one"};
+        return {SyncKind::Dropped, "", "kernel order: that element-wise kernel completed before this one", {}};
     if (point_wise(ref, op) && ref.id == op.result && ref.distance == 1)
-        return {SyncKind::Dropped, "", "accumulator chain: wgmmas of a warpgroup retire in order"};
+        return {SyncKind::Dropped, "", "accumulator chain: wgmmas of a warpgroup retire in order", {}};
+    if (point_wise(ref, op) && ref.distance == 1 && in_loop && contains(plan.loop_body, ref.id))
+        return {SyncKind::Dropped, "", "point-wise: program order of the same thread", {}};
+    if (ref.distance == 1 && in_loop && !plan.single_call_loop() &&
+        contains(plan.loop_body, ref.id) && ref.index.size() == plan.compute_dims.size())
+        return {broadcast_kind(plan, ref), "",
+                "the previous iteration's op, broadcast over compute processors (its wgmmas "
+                "retired)", {}};
     if (ref.distance != 0)
         unsupported(op, "loop-carried reference " + event::print_ref(ref) + " is not supported");
     if (point_wise(ref, op))
-        return {SyncKind::Dropped, "", "point-wise: program order of the same thread"};
+        return {SyncKind::Dropped, "", "point-wise: program order of the same thread", {}};
     if (ref.id == plan.loop->result) {
         const auto& yield = plan.loop->loop.body.yield;
         SyncKind k = yield ? broadcast_kind(plan, *yield) : SyncKind::Dropped;
         return {k, "",
                 "the pipelined loop's yield " + (yield ? event::print_ref(*yield) : "") +
-                    " (wgmma queue drained)"};
+                    " (wgmma queue drained)", {}};
     }
-    bool compute_event = contains(plan.before_loop, ref.id) || contains(plan.after_loop, ref.id);
+    if (in_loop && contains(plan.before_loop, ref.id) &&
+        ref.index.size() == plan.compute_dims.size()) {
+        SyncKind k = broadcast_kind(plan, ref);
+        return {k == SyncKind::ComputeBarrier ? SyncKind::FirstBarrier : k, "",
+                "an op before the loop, broadcast over compute processors", {}};
+    }
+    bool compute_event = contains(plan.before_loop, ref.id) ||
+                         contains(plan.after_loop, ref.id) || contains(plan.loop_body, ref.id);
     if (compute_event && ref.index.size() == plan.compute_dims.size())
-        return {broadcast_kind(plan, ref), "", "broadcast over compute processors"};
+        return {broadcast_kind(plan, ref), "", "broadcast over compute processors", {}};
     unsupported(op, "reference " + event::print_ref(ref) + " has no lowering");
 }
 
@@ -87,6 +103,7 @@ std::vector<SyncAction> lower_refs(const KernelPlan& plan, const event::Op& op) 
         SyncAction a =
             op.role == event::Role::Dma ? dma_ref(plan, op, ref) : compute_ref(plan, op, ref);
         a.ref = event::print_ref(ref);
+        a.event = ref.id;
         out.push_back(a);
     }
     return out;

@@ -10,7 +10,12 @@
 //    thread runs both ops in program order, and wgmmas on the same accumulator retire in order;
 //  - a reference broadcast over WARPGROUP or WARP dimensions becomes a named barrier of the
 //    compute threads, over THREAD only a __syncwarp; the pipelined loop's event additionally
-//    drains the wgmma queue (wait<0>).
+//    drains the wgmma queue (wait<0>);
+//  - in a loop of several calls: a compute op waiting on a copy loaded once per tile waits on
+//    that copy's mbarrier; a broadcast reference to the previous iteration's op (`@-1`: a buffer
+//    it read is rewritten) is a named barrier (the wgmmas of every call have retired by then,
+//    see emit_loop_call); one to an op before the loop is a named barrier in the first
+//    iteration only.
 // Anything else is a Diagnostic naming the op and the reference.
 #include "codegen/kernel_plan.h"
 
@@ -25,12 +30,15 @@ enum class SyncKind {
     WaitEmpty,      // mbarrier wait: every compute warp released the stage
     ComputeBarrier, // named barrier over all compute threads
     WarpSync,       // __syncwarp
+    WaitOnce,       // mbarrier wait: the copy loaded once per tile has landed
+    FirstBarrier,   // named barrier over all compute threads, first loop iteration only
 };
 
 struct SyncAction {
     SyncKind kind = SyncKind::Dropped;
     std::string ref; // the reference as printed, for the comment
     std::string why;
+    std::string event; // the referenced op (its result name)
 };
 
 // The actions for every reference in `op.after` (one per reference, in order).

@@ -1,0 +1,427 @@
+#include "codegen/fragment_ops.h"
+
+#include "codegen/leaf_lowering.h"
+#include "codegen/tma_lowering.h"
+#include "ir/event_printer.h"
+#include "ir/leaf_ops.h"
+
+namespace kiln::codegen {
+namespace {
+
+// Where a thread's mma fragment of a 2-D tensor lies: the tensor, the fragment's role, and C
+// expressions of its first row (h = 0; the second is 8 rows down) and first column (an
+// accumulator's columns then step by 8 per pair, a whole row's by 1).
+struct FragmentPlace {
+    const event::TensorDecl* tensor = nullptr;
+    ir::MmaRole role = ir::MmaRole::Acc;
+    std::string row, col;
+    std::string instance = "0"; // index of the tensor's instance when replicated over (g, w)
+};
+
+bool is_var(const ir::ExprPtr& e, const std::string& name) {
+    return e && e->kind == ir::ExprKind::Name && e->name == name;
+}
+
+// `v` = F[t] of F = mma(X, role, THREAD), X either W[w] of W = mma(V, role, WARP) (a warpgroup
+// piece V of 64 rows) or a tensor replicated per warp (16 rows each).
+std::optional<FragmentPlace> fragment_place(const KernelPlan& plan, const event::View& v) {
+    const auto& d = plan.compute_dims;
+    auto lane = plan.scope.parts.find(v.name);
+    if (lane == plan.scope.parts.end() || !lane->second.spec.is_mma ||
+        lane->second.spec.mma.level != ir::Level::Thread || v.index.size() != 1 ||
+        !is_var(v.index[0], d[2].var))
+        return std::nullopt;
+    FragmentPlace f;
+    f.role = lane->second.spec.mma.role;
+    event::View wg_view = lane->second.source;
+    std::string warp_rows;
+    auto warp = plan.scope.parts.find(wg_view.name);
+    if (warp != plan.scope.parts.end() && warp->second.spec.is_mma) {
+        if (warp->second.spec.mma.level != ir::Level::Warp || wg_view.index.size() != 1 ||
+            !is_var(wg_view.index[0], d[1].var) || warp->second.spec.mma.role != f.role)
+            return std::nullopt;
+        wg_view = warp->second.source;
+        warp_rows = "16 * " + d[1].var + " + ";
+    }
+    auto piece = resolve_piece(plan.scope, wg_view);
+    if (!piece || piece->dims.size() != 2)
+        return std::nullopt;
+    f.tensor = piece->tensor;
+    const int rank = static_cast<int>(f.tensor->shape.size());
+    const std::string& r0 = piece->origin[rank - 2];
+    const std::string& c0 = piece->origin[rank - 1];
+    f.row = (r0 == "0" ? "" : r0 + " + ") + warp_rows + d[2].var + " / 4";
+    const bool acc = f.role == ir::MmaRole::Acc;
+    f.col = acc ? (c0 == "0" ? "" : c0 + " + ") + "2 * (" + d[2].var + " % 4)" : c0;
+    if (auto over = plan.shared_over.find(f.tensor->name); over != plan.shared_over.end()) {
+        std::string idx;
+        for (const auto& p : over->second)
+            idx = idx.empty() ? p.var : "(" + idx + ") * " + std::to_string(p.extent) + " + " + p.var;
+        if (!idx.empty())
+            f.instance = idx;
+    }
+    return f;
+}
+
+// Byte address of element (row, col) of a SHARED tensor's instance: row-major without a layout;
+// 64-column panels of 128-byte swizzled rows with swizzle128 (the wgmma operand layout).
+std::string shared_address(const event::Op& op, const FragmentPlace& f, const std::string& row,
+                           const std::string& col) {
+    const auto& t = *f.tensor;
+    const std::string base = "(" + t.name + "_smem + (" + f.instance + ") * " +
+                             std::to_string(t.bytes()) + ")";
+    const int64_t eb = ir::dtype_bytes(t.dtype);
+    if (!t.layout)
+        return base + " + ((" + row + ") * " + std::to_string(t.shape[1]) + " + (" + col +
+               ")) * " + std::to_string(eb);
+    if (*t.layout != mapping::Layout::Swizzle128 || eb != 2)
+        unsupported(op, "shared tensor " + t.name + ": only row-major or 16-bit swizzle128 "
+                                                    "layouts are addressed per thread");
+    return base + " + (" + col + ") / 64 * " + std::to_string(t.shape[0] * kPanelRowBytes) +
+           " + kiln::dev::swizzle::offset<kiln::dev::swizzle::Mode::B128>(" + row + ", ((" +
+           col + ") % 64) * 2)";
+}
+
+// How a leaf operand's elements are read or written by one thread.
+struct Access {
+    enum class Kind { Scalar, Rows, Fragment, SharedRows } kind = Kind::Scalar;
+    std::string name; // the register array; the scalar's C expression
+    int64_t cols = 1;
+    std::string row_ptr; // SharedRows: `const float*` of row h = 0; row 1 is 8 rows on
+    int64_t row_stride = 0;
+    std::string at(const std::string& h, const std::string& c) const {
+        switch (kind) {
+        case Kind::Scalar:
+            return name;
+        case Kind::Rows:
+            return name + "[" + h + "]";
+        case Kind::Fragment:
+            return name + "[4 * ((" + c + ") / 2) + 2 * " + h + " + (" + c + ") % 2]";
+        case Kind::SharedRows:
+            return row_ptr + "[8 * " + std::to_string(row_stride) + " * " + h + " + " + c + "]";
+        }
+        return name;
+    }
+};
+
+// A register tensor, or one that aliases rows of shared memory, as an Access.
+Access register_access(const KernelPlan& plan, const event::Op& op, const event::View& v) {
+    if (auto alias = plan.row_aliases.find(v.name); alias != plan.row_aliases.end() && v.whole()) {
+        auto f = fragment_place(plan, alias->second);
+        const auto& t = *f->tensor;
+        Access a{Access::Kind::SharedRows, v.name, t.shape[1], {}, t.shape[1]};
+        a.row_ptr = "reinterpret_cast<const float*>(" + shared_address(op, *f, f->row, f->col) + ")";
+        return a;
+    }
+    const auto& r = register_tensor(plan, op, v);
+    if (r.shape.size() == 1 && r.shape[0] == 2)
+        return {Access::Kind::Rows, r.name, 1, {}, 0};
+    if (r.shape.size() == 2 && r.shape[0] == 2 && r.shape[1] % 2 == 0)
+        return {Access::Kind::Fragment, r.name, r.shape[1], {}, 0};
+    unsupported(op, "register tensor " + r.name + " " + ir::shape_string(r.shape) +
+                        " is not a thread's [2] or [2, n] fragment");
+}
+
+std::string scalar_expr(const event::EventProgram& program, const event::Op& call,
+                        const ir::ExprPtr& e) {
+    using K = ir::ExprKind;
+    auto bin = [&](const char* op) {
+        return "(" + scalar_expr(program, call, e->args[0]) + " " + op + " " +
+               scalar_expr(program, call, e->args[1]) + ")";
+    };
+    switch (e->kind) {
+    case K::Int:
+        return std::to_string(e->int_value);
+    case K::Float:
+        return float_literal(call, ir::Operand{e});
+    case K::Neg:
+        if (e->args[0]->kind == K::Float)
+            return float_literal(call, ir::Operand{e});
+        return "(-" + scalar_expr(program, call, e->args[0]) + ")";
+    case K::Add:
+        return bin("+");
+    case K::Sub:
+        return bin("-");
+    case K::Mul:
+        return bin("*");
+    case K::Name: {
+        const auto& leaf = leaf_of(program, call);
+        size_t j = 0;
+        for (const auto& p : leaf.params) {
+            if (p.is_tensor)
+                continue;
+            if (p.name == e->name && j < call.scalars.size())
+                return "(" + c_expr(call.scalars[j]) + ")";
+            ++j;
+        }
+        break;
+    }
+    default:
+        break;
+    }
+    unsupported(call, "scalar '" + ir::to_string(e) + "' has no per-thread lowering");
+}
+
+Access operand_access(const event::EventProgram& program, const KernelPlan& plan,
+                      const event::Op& call, const std::map<std::string, event::View>& b,
+                      const ir::LeafOp& stmt, size_t i) {
+    if (i >= stmt.operands.size())
+        unsupported(call, "'" + stmt.op + "' lacks operand " + std::to_string(i + 1));
+    if (!stmt.operands[i].is_tensor())
+        return {Access::Kind::Scalar, scalar_operand(program, call, stmt.operands[i]), 1, {}, 0};
+    return register_access(plan, call, operand_view(call, b, stmt, i));
+}
+
+// `for h, for c` over the destination's elements (c only for a [2, n] destination).
+void open_loops(CodeWriter& w, const Access& dst) {
+    w.line("#pragma unroll");
+    w.open("for (int h = 0; h < 2; ++h)");
+    if (dst.kind != Access::Kind::Rows) {
+        w.line("#pragma unroll");
+        w.open("for (int c = 0; c < " + std::to_string(dst.cols) + "; ++c)");
+    }
+}
+void close_loops(CodeWriter& w, const Access& dst) {
+    if (dst.kind != Access::Kind::Rows)
+        w.close();
+    w.close();
+}
+
+// An operand read at the destination's element: a [2] operand broadcasts along the row.
+std::string read_at(const event::Op& call, const Access& dst, const Access& x) {
+    if (x.kind == Access::Kind::Scalar || x.kind == Access::Kind::Rows)
+        return x.at("h", "c");
+    if (dst.kind == Access::Kind::Rows || x.cols != dst.cols)
+        unsupported(call, "operand " + x.name + " does not match the destination " + dst.name);
+    return x.at("h", "c");
+}
+
+std::optional<std::string> unary_fn(const std::string& op, const std::string& x) {
+    if (op == "exp")
+        return "__expf(" + x + ")";
+    if (op == "exp2")
+        return "exp2f(" + x + ")";
+    if (op == "log")
+        return "__logf(" + x + ")";
+    if (op == "neg")
+        return "(-" + x + ")";
+    if (op == "abs")
+        return "fabsf(" + x + ")";
+    if (op == "sqrt")
+        return "sqrtf(" + x + ")";
+    if (op == "recip")
+        return "(1.0f / " + x + ")";
+    if (op == "relu")
+        return "fmaxf(" + x + ", 0.0f)";
+    if (op == "tanh")
+        return "tanhf(" + x + ")";
+    return std::nullopt;
+}
+
+std::string binary_fn(const std::string& op, const std::string& x, const std::string& y) {
+    if (op == "max")
+        return "fmaxf(" + x + ", " + y + ")";
+    if (op == "min")
+        return "fminf(" + x + ", " + y + ")";
+    const char* sym = op == "add" ? " + " : op == "sub" ? " - " : op == "mul" ? " * " : " / ";
+    return "(" + x + sym + y + ")";
+}
+
+void emit_elementwise(CodeWriter& w, const event::Op& call, const Access& dst,
+                      const std::string& value_at) {
+    if (dst.kind != Access::Kind::Rows && dst.kind != Access::Kind::Fragment)
+        unsupported(call, "the destination " + dst.name + " must be a register fragment");
+    open_loops(w, dst);
+    w.line(dst.at("h", "c") + " = " + value_at + ";");
+    close_loops(w, dst);
+}
+
+void emit_row_reduce(CodeWriter& w, const event::Op& call, const std::string& op,
+                     const Access& r, const Access& s) {
+    if (r.kind != Access::Kind::Rows || s.kind == Access::Kind::Rows ||
+        s.kind == Access::Kind::Scalar)
+        unsupported(call, op + " needs a [2] destination and a [2, n] source");
+    w.line("// " + op + "(" + r.name + ", " + s.name + "): this thread's values of its two rows");
+    w.line("#pragma unroll");
+    w.open("for (int h = 0; h < 2; ++h)");
+    w.line("float v0 = " + r.at("h", "0") + ";");
+    w.line("#pragma unroll");
+    w.line("for (int c = 0; c < " + std::to_string(s.cols) + "; ++c) v0 = " +
+           (op == "rowmax" ? "fmaxf(v0, " + s.at("h", "c") + ")" : "v0 + " + s.at("h", "c")) +
+           ";");
+    w.line(r.at("h", "0") + " = v0;");
+    w.close();
+}
+
+// mask(S, row0, col0, ncols, causal): -inf where col >= ncols (or col > row), coordinates those
+// of S's root tensor (through the accumulator fragment S mirrors) plus row0 / col0.
+void emit_mask(CodeWriter& w, const event::EventProgram& program, const KernelPlan& plan,
+               const event::Op& call, const std::map<std::string, event::View>& b,
+               const ir::LeafOp& stmt) {
+    const event::View& sv = operand_view(call, b, stmt, 0);
+    const Access s = register_access(plan, call, sv);
+    const auto& decl = plan.scope.tensors.at(sv.name);
+    auto f = decl.mirrors ? fragment_place(plan, *decl.mirrors) : std::nullopt;
+    if (s.kind != Access::Kind::Fragment || !f || f->role != ir::MmaRole::Acc)
+        unsupported(call, "mask needs a register accumulator fragment that mirrors an "
+                          "accumulator fragment (its coordinates)");
+    std::string a[4];
+    for (size_t i = 1; i < 5; ++i)
+        a[i - 1] = operand_access(program, plan, call, b, stmt, i).name;
+    w.line("// mask(" + s.name + "): -inf past column " + a[2] + (a[3] == "0" ? "" : " or above the diagonal"));
+    w.line("#pragma unroll");
+    w.open("for (int h = 0; h < 2; ++h)");
+    w.line("const int row = " + a[0] + " + " + f->row + " + 8 * h;");
+    w.line("#pragma unroll");
+    w.open("for (int c = 0; c < " + std::to_string(s.cols) + "; ++c)");
+    w.line("const int col = " + a[1] + " + " + f->col + " + 8 * (c / 2) + c % 2;");
+    w.line("if (col >= " + a[2] + " || (" + a[3] + " != 0 && col > row)) " + s.at("h", "c") +
+           " = __int_as_float(0xff800000);");
+    w.close();
+    w.close();
+}
+
+// Stores a thread's [2, n] values into its accumulator fragment of a SHARED tensor, converted to
+// the tensor's type, two columns at a time.
+void emit_shared_store(CodeWriter& w, const event::Op& op, const FragmentPlace& f,
+                       const Access& src) {
+    if (src.kind != Access::Kind::Fragment || f.role != ir::MmaRole::Acc)
+        unsupported(op, "a store into shared memory needs a [2, n] fragment and an accumulator "
+                        "fragment of " + f.tensor->name);
+    const auto t = f.tensor->dtype;
+    w.line("// " + src.name + " -> " + f.tensor->name + " (" + std::string(ir::spelling(t)) +
+           (f.tensor->layout ? ", swizzle128" : "") + "): the accumulator fragment's pairs");
+    w.line("#pragma unroll");
+    w.open("for (int h = 0; h < 2; ++h)");
+    w.line("#pragma unroll");
+    w.open("for (int j = 0; j < " + std::to_string(src.cols / 2) + "; ++j)");
+    const std::string addr =
+        shared_address(op, f, f.row + " + 8 * h", f.col + " + 8 * j");
+    const std::string v0 = src.at("h", "2 * j"), v1 = src.at("h", "2 * j + 1");
+    if (t == ir::DType::F32)
+        w.line("*reinterpret_cast<float2*>(" + addr + ") = make_float2(" + v0 + ", " + v1 + ");");
+    else if (t == ir::DType::BF16)
+        w.line("*reinterpret_cast<__nv_bfloat162*>(" + addr + ") = __floats2bfloat162_rn(" + v0 +
+               ", " + v1 + ");");
+    else if (t == ir::DType::F16)
+        w.line("*reinterpret_cast<__half2*>(" + addr + ") = __floats2half2_rn(" + v0 + ", " + v1 +
+               ");");
+    else
+        unsupported(op, "stores into " + std::string(ir::spelling(t)) + " shared tensors");
+    w.close();
+    w.close();
+    w.line("kiln::dev::fence::proxy_async_shared();  // a wgmma or TMA may read it next");
+}
+
+} // namespace
+
+std::string scalar_operand(const event::EventProgram& program, const event::Op& call,
+                           const ir::Operand& o) {
+    if (o.is_tensor())
+        unsupported(call, "expected a scalar operand");
+    return scalar_expr(program, call, o.scalar());
+}
+
+std::map<std::string, event::View> plan_row_aliases(const KernelPlan& plan) {
+    std::map<std::string, event::View> out;
+    for (const auto* op : plan.loop_body) {
+        if (op->kind != event::OpKind::Copy || !op->dst.whole())
+            continue;
+        auto r = plan.scope.tensors.find(op->dst.name);
+        auto f = fragment_place(plan, op->src);
+        if (r == plan.scope.tensors.end() || r->second.memory != ir::Memory::Register || !f ||
+            f->role != ir::MmaRole::Lhs || f->tensor->memory != ir::Memory::Shared ||
+            f->tensor->dtype != ir::DType::F32 || f->tensor->layout ||
+            elements(r->second.shape) <= kRowAliasLimit)
+            continue;
+        out.emplace(op->dst.name, op->src);
+    }
+    return out;
+}
+
+bool is_shared_fragment(const KernelPlan& plan, const event::View& v) {
+    auto f = fragment_place(plan, v);
+    return f && f->tensor->memory == ir::Memory::Shared;
+}
+
+bool emit_fragment_statement(CodeWriter& w, const event::EventProgram& program,
+                             const KernelPlan& plan, const event::Op& call,
+                             const std::map<std::string, event::View>& b, const ir::LeafOp& stmt) {
+    const ir::LeafOpInfo* info = ir::find_leaf_op(stmt.op);
+    if (!info)
+        return false;
+    auto acc = [&](size_t i) { return operand_access(program, plan, call, b, stmt, i); };
+    switch (info->kind) {
+    case ir::LeafKind::Fill: {
+        const Access d = acc(0);
+        emit_elementwise(w, call, d, acc(1).name);
+        return true;
+    }
+    case ir::LeafKind::Copy: {
+        const event::View& dv = operand_view(call, b, stmt, 0);
+        if (auto f = fragment_place(plan, dv); f && f->tensor->memory == ir::Memory::Shared) {
+            emit_shared_store(w, call, *f, acc(1));
+            return true;
+        }
+        const Access d = acc(0);
+        emit_elementwise(w, call, d, read_at(call, d, acc(1)));
+        return true;
+    }
+    case ir::LeafKind::Scale: {
+        const Access d = acc(0);
+        emit_elementwise(w, call, d, "(" + read_at(call, d, acc(1)) + " * " + acc(2).name + ")");
+        return true;
+    }
+    case ir::LeafKind::Unary: {
+        const Access d = acc(0);
+        auto v = unary_fn(stmt.op, read_at(call, d, acc(1)));
+        if (!v)
+            return false;
+        emit_elementwise(w, call, d, *v);
+        return true;
+    }
+    case ir::LeafKind::Binary: {
+        const Access d = acc(0);
+        emit_elementwise(w, call, d,
+                         binary_fn(stmt.op, read_at(call, d, acc(1)), read_at(call, d, acc(2))));
+        return true;
+    }
+    case ir::LeafKind::RowReduce:
+        emit_row_reduce(w, call, stmt.op, acc(0), acc(1));
+        return true;
+    case ir::LeafKind::Mask:
+        emit_mask(w, program, plan, call, b, stmt);
+        return true;
+    default:
+        return false;
+    }
+}
+
+void emit_fragment_copy(CodeWriter& w, const KernelPlan& plan, const event::Op& copy) {
+    if (auto dst = fragment_place(plan, copy.dst)) {
+        if (dst->tensor->memory != ir::Memory::Shared)
+            unsupported(copy, "a per-thread copy writes register or shared fragments only");
+        emit_shared_store(w, copy, *dst, register_access(plan, copy, copy.src));
+        return;
+    }
+    if (plan.row_aliases.count(copy.dst.name)) {
+        w.line("// " + copy.dst.name + " aliases the rows of " + event::print_view(copy.src) +
+               " in shared memory: read where it is used");
+        return;
+    }
+    auto src = fragment_place(plan, copy.src);
+    const Access d = register_access(plan, copy, copy.dst);
+    if (!src || src->tensor->memory != ir::Memory::Shared || src->role != ir::MmaRole::Lhs ||
+        src->tensor->dtype != ir::DType::F32 || src->tensor->layout ||
+        d.kind != Access::Kind::Fragment)
+        unsupported(copy, "a per-thread copy into registers reads whole rows of an f32 SHARED "
+                          "tensor (an lhs fragment) into a [2, n] register fragment");
+    Access s{Access::Kind::SharedRows, copy.src.name, src->tensor->shape[1], {},
+             src->tensor->shape[1]};
+    s.row_ptr = "reinterpret_cast<const float*>(" +
+                shared_address(copy, *src, src->row, src->col) + ")";
+    w.line("// " + event::print_view(copy.src) + " -> " + d.name + ": this thread's two rows");
+    emit_elementwise(w, copy, d, s.at("h", "c"));
+}
+
+} // namespace kiln::codegen

@@ -1,0 +1,49 @@
+#pragma once
+// Per-thread leaf statements on register fragments, and the per-thread copies between register
+// fragments and shared memory: what attention's softmax, scores and finishing calls lower to.
+//
+// Register fragments: a per-thread REGISTER tensor of shape [2, n] (a thread's two rows of a
+// wgmma tile, n values each) is an array whose element (h, c) sits at 4 * (c / 2) + 2 * h + c % 2:
+// the wgmma accumulator order, so an accumulator and every fragment computed from it line up
+// element for element; [2] is one value per row. Element-wise statements (fill, copy, scale, the
+// unary and binary operations, a [2] operand broadcast along the rows, scalars), row reductions
+// (rowmax, rowsum), and mask (coordinates through the fragment's `mirrors` chain) become unrolled
+// loops over those arrays.
+//
+// Shared fragments: `mma(.., acc, THREAD)` fragments of SHARED tensors are written element for
+// element (register -> shared copies, `copy(P, e)` into a swizzle128 wgmma operand); `mma(.., lhs,
+// THREAD)` fragments are whole rows (the four lanes of a quad read the same rows). A whole-row
+// read into a register tensor larger than kRowAliasLimit values is not copied: the register
+// tensor becomes an alias of the rows in shared memory (plan.row_aliases), read where it is used.
+#include "codegen/code_writer.h"
+#include "codegen/kernel_plan.h"
+
+#include <map>
+#include <optional>
+#include <string>
+
+namespace kiln::codegen {
+
+inline constexpr int64_t kRowAliasLimit = 32;
+
+// The register tensors that alias rows of shared memory: register name -> the copy's source.
+std::map<std::string, event::View> plan_row_aliases(const KernelPlan& plan);
+
+// Emits one statement of `call` if it is a per-thread fragment statement this module lowers
+// (returns false otherwise). `b` binds the leaf's tensor parameters to the call's views.
+bool emit_fragment_statement(CodeWriter& w, const event::EventProgram& program,
+                             const KernelPlan& plan, const event::Op& call,
+                             const std::map<std::string, event::View>& b, const ir::LeafOp& stmt);
+
+// Emits a per-thread copy `copy S -> D` between a register fragment and a shared fragment.
+void emit_fragment_copy(CodeWriter& w, const KernelPlan& plan, const event::Op& copy);
+
+// True when `v` (bound in a call) is an mma fragment of a SHARED tensor.
+bool is_shared_fragment(const KernelPlan& plan, const event::View& v);
+
+// C expression of a scalar leaf operand: a literal, or a leaf scalar parameter replaced by the
+// call's argument.
+std::string scalar_operand(const event::EventProgram& program, const event::Op& call,
+                           const ir::Operand& o);
+
+} // namespace kiln::codegen
