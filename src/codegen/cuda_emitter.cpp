@@ -259,6 +259,10 @@ private:
                     ir::shape_string(b->shape) + " stages " + std::to_string(b->stages) + " (" +
                     b->origin + ")");
         for (const auto* b : plan_.shared)
+            if (plan_.dead_buffers.count(b->name))
+                w_.line("// alloc " + b->name + " at " + std::to_string(b->offset) +
+                        ": unused (its rows are exchanged by quad shuffles)");
+            else
             w_.line("uint8_t* const " + b->name + "_smem = smem + " + std::to_string(b->offset) +
                     ";  // alloc " + b->name + " : SHARED " + std::string(ir::spelling(b->dtype)) +
                     ir::shape_string(b->shape) + " (" + b->origin + ")");
@@ -557,6 +561,11 @@ private:
             case SyncKind::WarpSync:
                 w_.line("__syncwarp();");
                 break;
+            case SyncKind::WarpgroupBarrier:
+                w_.line("kiln::dev::named_barrier::sync(" +
+                        std::to_string(kFirstStagingBarrier + plan_.compute_warpgroups) + " + " +
+                        plan_.compute_dims[0].var + ", 128);  // this warpgroup's threads");
+                break;
             case SyncKind::Dropped:
             case SyncKind::WaitEmpty:
                 break;
@@ -604,6 +613,11 @@ private:
         w_.open(k_loop_head());
         full_waited_.clear();
         for (const auto* op : plan_.loop_body) {
+            if (plan_.elided.count(op->result)) {
+                w_.line(ir_line(*op) + ": elided (its rows are read as quad shuffles of the "
+                                       "registers it stores; nothing else reads them)");
+                continue;
+            }
             w_.open("");
             w_.line(ir_line(*op));
             sync(*op);

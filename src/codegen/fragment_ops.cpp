@@ -5,6 +5,9 @@
 #include "ir/event_printer.h"
 #include "ir/leaf_ops.h"
 
+#include <algorithm>
+#include <set>
+
 namespace kiln::codegen {
 namespace {
 
@@ -16,6 +19,12 @@ struct FragmentPlace {
     ir::MmaRole role = ir::MmaRole::Acc;
     std::string row, col;
     std::string instance = "0"; // index of the tensor's instance when replicated over (g, w)
+    Piece piece;                // the warpgroup's (or the warp's) piece the fragment splits
+    bool same_piece(const FragmentPlace& o) const {
+        return tensor == o.tensor && piece.origin == o.piece.origin &&
+               piece.extent == o.piece.extent && instance == o.instance &&
+               row.find("16 *") == o.row.find("16 *");
+    }
 };
 
 bool is_var(const ir::ExprPtr& e, const std::string& name) {
@@ -47,6 +56,7 @@ std::optional<FragmentPlace> fragment_place(const KernelPlan& plan, const event:
     if (!piece || piece->dims.size() != 2)
         return std::nullopt;
     f.tensor = piece->tensor;
+    f.piece = *piece;
     const int rank = static_cast<int>(f.tensor->shape.size());
     const std::string& r0 = piece->origin[rank - 2];
     const std::string& c0 = piece->origin[rank - 1];
@@ -236,11 +246,30 @@ void emit_elementwise(CodeWriter& w, const event::Op& call, const Access& dst,
     close_loops(w, dst);
 }
 
-void emit_row_reduce(CodeWriter& w, const event::Op& call, const std::string& op,
-                     const Access& r, const Access& s) {
+void emit_row_reduce(CodeWriter& w, const KernelPlan& plan, const event::Op& call,
+                     const std::string& op, const Access& r, const Access& s) {
     if (r.kind != Access::Kind::Rows || s.kind == Access::Kind::Rows ||
         s.kind == Access::Kind::Scalar)
         unsupported(call, op + " needs a [2] destination and a [2, n] source");
+    if (auto q = plan.quad_rows.find(s.name); q != plan.quad_rows.end()) {
+        const auto& frag = plan.scope.tensors.at(q->second);
+        const Access own{Access::Kind::Fragment, frag.name, frag.shape[1], {}, 0};
+        const bool mx = op == "rowmax";
+        w.line("// " + op + "(" + r.name + ", " + s.name + "): the rows are the quad's fragments of " +
+               frag.name + ": this lane's part, then a butterfly over the quad");
+        w.line("#pragma unroll");
+        w.open("for (int h = 0; h < 2; ++h)");
+        w.line("float v0 = " + own.at("h", "0") + ";");
+        w.line("#pragma unroll");
+        w.line("for (int c = 1; c < " + std::to_string(own.cols) + "; ++c) v0 = " +
+               (mx ? "fmaxf(v0, " + own.at("h", "c") + ")" : "v0 + " + own.at("h", "c")) + ";");
+        for (const char* lane : {"1", "2"})
+            w.line(mx ? "v0 = fmaxf(v0, __shfl_xor_sync(0xffffffffu, v0, " + std::string(lane) + "));"
+                      : "v0 += __shfl_xor_sync(0xffffffffu, v0, " + std::string(lane) + ");");
+        w.line(r.at("h", "0") + " = " + (mx ? "fmaxf(" + r.at("h", "0") + ", v0)" : r.at("h", "0") + " + v0") + ";");
+        w.close();
+        return;
+    }
     w.line("// " + op + "(" + r.name + ", " + s.name + "): this thread's values of its two rows");
     w.line("#pragma unroll");
     w.open("for (int h = 0; h < 2; ++h)");
@@ -339,6 +368,197 @@ std::map<std::string, event::View> plan_row_aliases(const KernelPlan& plan) {
     return out;
 }
 
+namespace {
+
+// The tensor a view of an op reads or writes (through blocks and mma partitions).
+const event::TensorDecl* tensor_of(const KernelPlan& plan, const event::View& v) {
+    if (auto f = fragment_place(plan, v))
+        return f->tensor;
+    if (auto p = resolve_piece(plan.scope, v))
+        return p->tensor;
+    return nullptr;
+}
+
+std::vector<event::View> views_of(const event::Op& op) {
+    if (op.kind == event::OpKind::Copy)
+        return {op.src, op.dst};
+    return op.args;
+}
+
+// Whether `op` may write the register tensor `reg`.
+bool writes(const event::EventProgram* program, const event::Op& op, const std::string& reg) {
+    if (op.kind == event::OpKind::Copy)
+        return op.dst.name == reg;
+    const event::LeafDef* leaf = program ? program->find_leaf(op.callee) : nullptr;
+    if (!leaf)
+        return true;
+    size_t a = 0;
+    for (const auto& p : leaf->params) {
+        if (!p.is_tensor)
+            continue;
+        if (a < op.args.size() && op.args[a].name == reg && p.privilege != ir::Privilege::Read)
+            return true;
+        ++a;
+    }
+    return false;
+}
+
+// Whether every statement of `op` that names `alias` is a row reduction of it.
+bool only_row_reduced(const event::EventProgram* program, const event::Op& op,
+                      const std::string& alias) {
+    const event::LeafDef* leaf = program ? program->find_leaf(op.callee) : nullptr;
+    if (op.kind != event::OpKind::Call || !leaf)
+        return false;
+    std::set<std::string> params; // the leaf's names for the alias
+    size_t a = 0;
+    for (const auto& p : leaf->params) {
+        if (!p.is_tensor)
+            continue;
+        if (a < op.args.size() && op.args[a].name == alias)
+            params.insert(p.name);
+        ++a;
+    }
+    for (const auto& st : leaf->body)
+        for (size_t i = 0; i < st.operands.size(); ++i)
+            if (st.operands[i].is_tensor() && params.count(st.operands[i].tensor().name) &&
+                !(i == 1 && (st.op == "rowmax" || st.op == "rowsum")))
+                return false;
+    return true;
+}
+
+} // namespace
+
+void plan_quad_rows(KernelPlan& plan) {
+    const auto& body = plan.loop_body;
+    for (const auto& [alias, src] : plan.row_aliases) {
+        auto at = [&](auto pred) {
+            return std::find_if(body.begin(), body.end(), pred) - body.begin();
+        };
+        const size_t ia = at([&](const event::Op* o) {
+            return o->kind == event::OpKind::Copy && o->dst.name == alias;
+        });
+        auto fa = fragment_place(plan, src);
+        if (ia >= body.size() || !fa)
+            continue;
+        // The latest earlier copy of a register fragment into the same piece of the tensor.
+        size_t iw = ia;
+        for (size_t i = ia; i-- > 0;) {
+            const event::Op& o = *body[i];
+            auto fw = o.kind == event::OpKind::Copy ? fragment_place(plan, o.dst) : std::nullopt;
+            if (fw && fw->role == ir::MmaRole::Acc && fw->same_piece(*fa)) {
+                iw = i;
+                break;
+            }
+            if (fw && fw->tensor == fa->tensor)
+                break; // another piece of it written in between
+        }
+        if (iw == ia)
+            continue;
+        const std::string reg = body[iw]->src.name;
+        auto r = plan.scope.tensors.find(reg);
+        if (r == plan.scope.tensors.end() || r->second.memory != ir::Memory::Register ||
+            r->second.shape.size() != 2 || r->second.shape[0] != 2)
+            continue;
+        bool ok = true;
+        for (size_t i = iw + 1; i < body.size() && ok; ++i) {
+            const event::Op& o = *body[i];
+            const bool uses = std::any_of(o.args.begin(), o.args.end(),
+                                          [&](const event::View& v) { return v.name == alias; });
+            if (i > ia && !uses)
+                continue;
+            ok = !writes(plan.program, o, reg) && (!uses || only_row_reduced(plan.program, o, alias));
+        }
+        if (!ok)
+            continue;
+        plan.quad_rows[alias] = reg;
+    }
+    // A tensor whose every reader is a quad alias: its stores and the aliases' copies are dead.
+    std::set<const event::TensorDecl*> candidates;
+    for (const auto& [alias, reg] : plan.quad_rows)
+        candidates.insert(fragment_place(plan, plan.row_aliases.at(alias))->tensor);
+    std::vector<const event::Op*> all = plan.before_loop;
+    all.insert(all.end(), body.begin(), body.end());
+    all.insert(all.end(), plan.after_loop.begin(), plan.after_loop.end());
+    for (const auto* t : candidates) {
+        std::vector<std::string> dead;
+        bool ok = true;
+        for (const auto* o : all)
+            for (const auto& v : views_of(*o)) {
+                if (tensor_of(plan, v) != t)
+                    continue;
+                const bool alias_copy =
+                    o->kind == event::OpKind::Copy && plan.quad_rows.count(o->dst.name);
+                const bool store = o->kind == event::OpKind::Copy && v.name == o->dst.name &&
+                                   !plan.row_aliases.count(o->dst.name);
+                if (alias_copy || store)
+                    dead.push_back(o->result);
+                else
+                    ok = false;
+            }
+        if (ok) {
+            plan.elided.insert(dead.begin(), dead.end());
+            plan.dead_buffers.insert(t->name);
+        }
+    }
+}
+
+namespace {
+
+// How a view of an op places its data for sharing_scope: the tensor, its piece, and the
+// replicated instance.
+struct Placed {
+    const event::TensorDecl* tensor = nullptr;
+    std::vector<std::string> origin;
+    ir::Shape extent;
+    std::string instance = "0";
+};
+
+std::optional<Placed> placed(const KernelPlan& plan, const event::View& v) {
+    if (auto f = fragment_place(plan, v))
+        return Placed{f->tensor, f->piece.origin, f->piece.extent, f->instance};
+    if (auto p = resolve_piece(plan.scope, v))
+        return Placed{p->tensor, p->origin, p->extent, "0"};
+    return std::nullopt;
+}
+
+// "... g * 64": rows [64 g, 64 g + 64) of the warpgroup `g`.
+bool warpgroup_rows(const Placed& p, const std::string& g) {
+    const int rank = static_cast<int>(p.tensor->shape.size());
+    if (rank < 2 || p.extent[rank - 2] != 64)
+        return false;
+    const std::string& o = p.origin[rank - 2];
+    const std::string tail = g + " * 64";
+    return o.size() >= tail.size() && o.compare(o.size() - tail.size(), tail.size(), tail) == 0 &&
+           (o.size() == tail.size() || o[o.size() - tail.size() - 1] == ' ');
+}
+
+} // namespace
+
+SharingScope sharing_scope(const KernelPlan& plan, const event::Op& a, const event::Op& b) {
+    const std::string& g = plan.compute_dims[0].var;
+    const std::string& wv = plan.compute_dims[1].var;
+    SharingScope out = SharingScope::None;
+    for (const auto& va : views_of(a))
+        for (const auto& vb : views_of(b)) {
+            auto pa = placed(plan, va), pb = placed(plan, vb);
+            if (!pa || !pb) // unknown: assume the worst
+                return SharingScope::All;
+            if (pa->tensor != pb->tensor || pa->tensor->memory == ir::Memory::Register)
+                continue;
+            SharingScope s = SharingScope::All;
+            if (pa->origin == pb->origin && pa->extent == pb->extent &&
+                pa->instance == pb->instance) {
+                if (pa->instance.find(g) != std::string::npos &&
+                    pa->instance.find(wv) != std::string::npos)
+                    s = SharingScope::Warp;
+                else if (warpgroup_rows(*pa, g))
+                    s = SharingScope::Warpgroup;
+            }
+            out = std::max(out, s);
+        }
+    return out;
+}
+
 bool is_shared_fragment(const KernelPlan& plan, const event::View& v) {
     auto f = fragment_place(plan, v);
     return f && f->tensor->memory == ir::Memory::Shared;
@@ -387,7 +607,7 @@ bool emit_fragment_statement(CodeWriter& w, const event::EventProgram& program,
         return true;
     }
     case ir::LeafKind::RowReduce:
-        emit_row_reduce(w, call, stmt.op, acc(0), acc(1));
+        emit_row_reduce(w, plan, call, stmt.op, acc(0), acc(1));
         return true;
     case ir::LeafKind::Mask:
         emit_mask(w, program, plan, call, b, stmt);

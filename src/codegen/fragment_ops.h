@@ -14,7 +14,8 @@
 // element (register -> shared copies, `copy(P, e)` into a swizzle128 wgmma operand); `mma(.., lhs,
 // THREAD)` fragments are whole rows (the four lanes of a quad read the same rows). A whole-row
 // read into a register tensor larger than kRowAliasLimit values is not copied: the register
-// tensor becomes an alias of the rows in shared memory (plan.row_aliases), read where it is used.
+// tensor becomes an alias of the rows in shared memory (plan.row_aliases), read where it is used;
+// where the quad holds those rows in registers, row reductions of it become quad shuffles.
 #include "codegen/code_writer.h"
 #include "codegen/kernel_plan.h"
 
@@ -29,6 +30,14 @@ inline constexpr int64_t kRowAliasLimit = 32;
 // The register tensors that alias rows of shared memory: register name -> the copy's source.
 std::map<std::string, event::View> plan_row_aliases(const KernelPlan& plan);
 
+// Fills plan.quad_rows and plan.elided. An alias of whole rows that an earlier copy of the loop
+// stored from a register accumulator fragment R (same tensor piece, R unchanged since) holds
+// values the thread's quad already has: the four lanes' fragments of a row are the row. Its row
+// reductions become a reduction over R and a butterfly over the quad (__shfl_xor_sync 1, 2), as
+// FlashAttention's row max. When no other op reads the tensor, its store and the alias's copy
+// are dead (with the barriers that ordered them).
+void plan_quad_rows(KernelPlan& plan);
+
 // Emits one statement of `call` if it is a per-thread fragment statement this module lowers
 // (returns false otherwise). `b` binds the leaf's tensor parameters to the call's views.
 bool emit_fragment_statement(CodeWriter& w, const event::EventProgram& program,
@@ -37,6 +46,13 @@ bool emit_fragment_statement(CodeWriter& w, const event::EventProgram& program,
 
 // Emits a per-thread copy `copy S -> D` between a register fragment and a shared fragment.
 void emit_fragment_copy(CodeWriter& w, const KernelPlan& plan, const event::Op& copy);
+
+// The processors two compute ops of the kernel can exchange data between through memory: none
+// (they share only per-thread registers), the threads of one warp (both touch the same instance
+// of a tensor replicated per warp), of one warpgroup (both touch the same 64-row piece owned by
+// the warpgroup), or all compute threads.
+enum class SharingScope { None, Warp, Warpgroup, All };
+SharingScope sharing_scope(const KernelPlan& plan, const event::Op& a, const event::Op& b);
 
 // True when `v` (bound in a call) is an mma fragment of a SHARED tensor.
 bool is_shared_fragment(const KernelPlan& plan, const event::View& v);

@@ -300,7 +300,9 @@ std::vector<std::string> grid_index_decls(const event::Loop& loop, const std::st
 Result<KernelPlan> plan_kernel(const event::EventProgram& program) {
     try {
         KernelPlan plan = Planner(program).run(program);
+        plan.program = &program;
         plan.row_aliases = plan_row_aliases(plan);
+        plan_quad_rows(plan);
         return plan;
     } catch (const DiagnosticError& e) {
         return e.diag;

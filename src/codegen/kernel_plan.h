@@ -20,6 +20,7 @@
 #include "ir/event.h"
 
 #include <map>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -27,6 +28,7 @@ namespace kiln::codegen {
 
 struct KernelPlan {
     std::string name;
+    const event::EventProgram* program = nullptr;
     // Entry parameters in declaration order, then workspaces (top-level GLOBAL tensors the
     // program creates: TensorDecl::param false), which every kernel takes as pointers too.
     std::vector<const event::TensorDecl*> params;
@@ -54,6 +56,12 @@ struct KernelPlan {
     std::map<std::string, std::vector<event::ProcDim>> shared_over;
     // Register tensors standing for whole rows of an f32 SHARED tensor (fragment_ops.h).
     std::map<std::string, event::View> row_aliases;
+    // Row aliases whose rows the quad already holds: alias -> the register fragment the rows were
+    // stored from (their row reductions become quad shuffles), and the copies made dead by that
+    // (the store of the fragment and the alias's copy), by result name (fragment_ops.h).
+    std::map<std::string, std::string> quad_rows;
+    std::set<std::string> elided;
+    std::set<std::string> dead_buffers; // SHARED buffers only elided copies touched
     int64_t smem_bytes = 0; // end of the last staged buffer (all stages)
     Scope scope;
 

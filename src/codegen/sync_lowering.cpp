@@ -1,5 +1,6 @@
 #include "codegen/sync_lowering.h"
 
+#include "codegen/fragment_ops.h"
 #include "ir/event_printer.h"
 
 #include <algorithm>
@@ -95,13 +96,43 @@ SyncAction compute_ref(const KernelPlan& plan, const event::Op& op, const event:
     unsupported(op, "reference " + event::print_ref(ref) + " has no lowering");
 }
 
+const event::Op* compute_op(const KernelPlan& plan, const std::string& id) {
+    for (const auto* list : {&plan.before_loop, &plan.loop_body, &plan.after_loop})
+        for (const auto* o : *list)
+            if (o->result == id)
+                return o;
+    return nullptr;
+}
+
+// In a loop of several calls, a barrier between two compute ops narrows to the processors they
+// can exchange data between.
+SyncAction narrow(const KernelPlan& plan, const event::Op& op, const event::EventRef& ref,
+                  SyncAction a) {
+    const bool barrier = a.kind == SyncKind::ComputeBarrier || a.kind == SyncKind::FirstBarrier;
+    const event::Op* target = compute_op(plan, ref.id);
+    if (plan.single_call_loop() || !barrier || !target)
+        return a;
+    switch (sharing_scope(plan, op, *target)) {
+    case SharingScope::None:
+        return {SyncKind::Dropped, "", a.why + "; only per-thread registers are shared", {}};
+    case SharingScope::Warp:
+        return {SyncKind::WarpSync, "", a.why + "; the warp's own instance is shared", {}};
+    case SharingScope::Warpgroup:
+        return {SyncKind::WarpgroupBarrier, "", a.why + "; the warpgroup's own rows are shared",
+                {}};
+    case SharingScope::All:
+        break;
+    }
+    return a;
+}
+
 } // namespace
 
 std::vector<SyncAction> lower_refs(const KernelPlan& plan, const event::Op& op) {
     std::vector<SyncAction> out;
     for (const auto& ref : op.after) {
         SyncAction a =
-            op.role == event::Role::Dma ? dma_ref(plan, op, ref) : compute_ref(plan, op, ref);
+            op.role == event::Role::Dma ? dma_ref(plan, op, ref) : narrow(plan, op, ref, compute_ref(plan, op, ref));
         a.ref = event::print_ref(ref);
         a.event = ref.id;
         out.push_back(a);

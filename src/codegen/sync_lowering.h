@@ -15,7 +15,9 @@
 //    that copy's mbarrier; a broadcast reference to the previous iteration's op (`@-1`: a buffer
 //    it read is rewritten) is a named barrier (the wgmmas of every call have retired by then,
 //    see emit_loop_call); one to an op before the loop is a named barrier in the first
-//    iteration only.
+//    iteration only; and such a barrier narrows to what the two ops can exchange data through
+//    (fragment_ops.h, sharing_scope): nothing (only per-thread registers: dropped), one warp's
+//    instance of a tensor (__syncwarp) or the warpgroup's rows (its own named barrier).
 // Anything else is a Diagnostic naming the op and the reference.
 #include "codegen/kernel_plan.h"
 
@@ -32,6 +34,7 @@ enum class SyncKind {
     WarpSync,       // __syncwarp
     WaitOnce,       // mbarrier wait: the copy loaded once per tile has landed
     FirstBarrier,   // named barrier over all compute threads, first loop iteration only
+    WarpgroupBarrier, // named barrier over the warpgroup's 128 threads
 };
 
 struct SyncAction {
