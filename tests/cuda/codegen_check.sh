@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Compile-only check of the CUDA the code generator emits (no GPU needed): `kiln compile
-# --emit=cuda` for the GEMM family (GEMM, split-K GEMM, batched, dual, GEMM + row sum) at tile-multiple and ragged sizes,
+# --emit=cuda` for the GEMM family (GEMM, split-K GEMM, batched, dual, GEMM + row sum) and the
+# attention examples at tile-multiple and ragged sizes,
 # with the TMA-store epilogue (default) and direct stores, and GEMM in 2-CTA clusters, each built for sm_90a with
 # -Xptxas -v; fails on generator or compile errors, local-memory spills, stack frames, and ptxas
 # warnings that setmaxnreg was ignored or wgmma serialized.
@@ -20,7 +21,9 @@ CASES=(gemm:gemm: gemm_ragged:gemm:M=200,N=300,K=100 batched_gemm:batched_gemm: 
        gemm_direct:gemm:M=200,N=296,K=104:--epilogue=direct
        gemm_cluster:gemm:M=4096,N=4096,K=4096:--cluster=2 gemm_cluster_ragged:gemm:M=328,N=300,K=100:--cluster=2
        gemm_splitk:gemm_splitk:M=127,N=4096,K=4096 gemm_splitk_ragged:gemm_splitk:M=200,N=300,K=1000:--tunable=KC=256
-       gemm_splitk_cluster:gemm_splitk:M=127,N=4096,K=4096:--cluster=2)
+       gemm_splitk_cluster:gemm_splitk:M=127,N=4096,K=4096:--cluster=2
+       attention_d64:attention_d64: attention_d64_causal_ragged:attention_d64_causal:Z=3,N=1000
+       attention_d128:attention_d128: attention_d128_causal:attention_d128_causal:)
 fail=0
 pids=()
 for c in "${CASES[@]}"; do

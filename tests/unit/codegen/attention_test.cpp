@@ -1,0 +1,123 @@
+// The generated CUDA of the attention examples: a loop of several calls (scores, softmax, P.V),
+// K and V through their own barrier pairs, Q loaded once per tile, per-thread fragment statements,
+// the row max as quad shuffles, barriers narrowed to what the ops share; and the diagnostics.
+#include "lowered_example.h"
+
+#include <gtest/gtest.h>
+
+#include <string>
+
+namespace kiln::codegen {
+namespace {
+
+using testing::emit;
+using testing::lower;
+using testing::Lowered;
+
+TEST(Attention, KAndVHaveTheirOwnBarriersFreedByTheCallThatReadsThem) {
+    std::string cuda = emit(lower("attention_d64"));
+    EXPECT_HAS(cuda, "// full_K2[s]: the TMA copies %e25 of stage s landed; empty_K2[s]: every "
+                     "compute warp released stage s (after %e35).");
+    EXPECT_HAS(cuda, "// full_V2[s]: the TMA copies %e85 of stage s landed; empty_V2[s]: every "
+                     "compute warp released stage s (after %e98).");
+    EXPECT_HAS(cuda, "kiln::dev::mbarrier::wait(&empty_K2[st.stage], st.phase ^ 1u);");
+    EXPECT_HAS(cuda, "kiln::dev::mbarrier::arrive_expect_tx(&full_V2[st.stage], 16384);");
+    // released right after the draining wait of the call that read them
+    EXPECT_HAS(cuda, "// release the stage of K2 (WAR edge of its DMA copies)");
+    EXPECT_HAS(cuda, "if (t == 0) kiln::dev::mbarrier::arrive(&empty_V2[st.stage]);");
+}
+
+TEST(Attention, QIsLoadedOncePerTileWithItsOwnParity) {
+    std::string cuda = emit(lower("attention_d64"));
+    EXPECT_HAS(cuda, "kiln::dev::mbarrier::wait(empty_Q1, tile_phase ^ 1u);");
+    EXPECT_HAS(cuda, "kiln::dev::tma::load(Q1_smem, &tm_Q, full_Q1, 0, i * 128, z);");
+    EXPECT_HAS(cuda, "// after cross %e1: the TMA completed the tile's copy");
+    EXPECT_HAS(cuda, "kiln::dev::mbarrier::wait(full_Q1, tile_phase);");
+    EXPECT_HAS(cuda, "if (t == 0) kiln::dev::mbarrier::arrive(empty_Q1);");
+}
+
+TEST(Attention, ScoresAreAKMajorWgmmaThenScaledAndMaskedPerThread) {
+    std::string cuda = emit(lower("attention_d64_causal"));
+    EXPECT_HAS(cuda, "// mma_bt(S5, Q1, K2): 4 x wgmma m64n128k16, Q1 K-major, K2 K-major");
+    EXPECT_HAS(cuda, "kiln::dev::wgmma::mma<128, kiln::dev::wgmma::DType::BF16, 0, 0>(S5, "
+                     "kiln::dev::wgmma::advance(da0, ks * 32), kiln::dev::wgmma::advance(db0, "
+                     "ks * 32), 1);");
+    EXPECT_HAS(cuda, "kiln::dev::wgmma::wait<0>();");
+    EXPECT_HAS(cuda, "S5[4 * ((c) / 2) + 2 * h + (c) % 2] = (S5[4 * ((c) / 2) + 2 * h + (c) % 2] "
+                     "* 0.125f);");
+    // coordinates through S5's mirror (the accumulator fragment of S), skipped for inner tiles
+    EXPECT_HAS(cuda, "const int row = ((i * 128)) + g * 64 + 16 * w + t / 4 + 8 * h;");
+    EXPECT_HAS(cuda, "const int col = ((k * 128)) + 2 * (t % 4) + 8 * (c / 2) + c % 2;");
+    EXPECT_HAS(cuda, "if (((k * 128)) + 0 + 127 >= (256) || (1 != 0 && ((k * 128)) + 0 + 127 > "
+                     "((i * 128)) + g * 64)) {");
+}
+
+TEST(Attention, TheRowMaxIsAQuadButterflyAndTheScoresStayInRegisters) {
+    std::string cuda = emit(lower("attention_d64"));
+    EXPECT_HAS(cuda, "// copy %e36 (copy-out S for scores_thread): elided (its rows are read as "
+                     "quad shuffles of the registers it stores; nothing else reads them)");
+    EXPECT_HAS(cuda, "v0 = fmaxf(v0, __shfl_xor_sync(0xffffffffu, v0, 1));");
+    EXPECT_HAS(cuda, "v0 = fmaxf(v0, __shfl_xor_sync(0xffffffffu, v0, 2));");
+    EXPECT_HAS(cuda, "// alloc S1 at 0: unused (its rows are exchanged by quad shuffles)");
+    EXPECT_EQ(cuda.find("float Sr4["), std::string::npos) << "whole rows are never materialized";
+}
+
+TEST(Attention, PGoesThroughSwizzledSharedMemoryToTheSecondWgmma) {
+    std::string cuda = emit(lower("attention_d64"));
+    EXPECT_HAS(cuda, "// e1 -> P1 (bf16, swizzle128): the accumulator fragment's pairs");
+    EXPECT_HAS(cuda, "kiln::dev::fence::proxy_async_shared();  // a wgmma or TMA may read it next");
+    // P's rows belong to the warpgroup: its own barrier, not all compute threads'
+    EXPECT_HAS(cuda, "kiln::dev::named_barrier::sync(4 + g, 128);  // this warpgroup's threads");
+    EXPECT_HAS(cuda, "// mma(O5, P1, V2): 8 x wgmma m64n64k16, P1 K-major, V2 MN-major");
+    EXPECT_HAS(cuda, "kiln::dev::wgmma::advance(da0, ks / 4 * 16384 + ks % 4 * 32)");
+}
+
+TEST(Attention, BarriersNarrowToWhatTheOpsShare) {
+    std::string cuda = emit(lower("attention_d64"));
+    // init writes only per-thread registers: no barrier before the softmax needs them
+    EXPECT_HAS(cuda, "// after %e7[:, :, :]: an op before the loop, broadcast over compute "
+                     "processors; only per-thread registers are shared");
+    EXPECT_EQ(cuda.find("if (k == 0) kiln::dev::named_barrier::sync"), std::string::npos);
+    // l's per-warp instance: the warp's lanes exchange it
+    EXPECT_HAS(cuda, "// after %e67[:, :, :]: broadcast over compute processors; the warp's own "
+                     "instance is shared");
+}
+
+TEST(Attention, TheOutputIsTheAccumulatorDividedByTheRowSum) {
+    std::string cuda = emit(lower("attention_d128"));
+    EXPECT_HAS(cuda, "// div(O, O5, lt1): accumulator coordinates of wgmma, predicated on O's "
+                     "256 x 128 bounds");
+    EXPECT_HAS(cuda, "(O5[4 * n8 + 2 * h] / lt1[(4 * n8 + 2 * h) / 2 % 2])");
+}
+
+TEST(Attention, MaskWithoutCoordinatesIsADiagnostic) {
+    Lowered l = lower("attention_d64");
+    event::walk(l.program.body, [](event::Op& op) {
+        if (op.kind == event::OpKind::Alloc && op.alloc.name == "S5")
+            op.alloc.mirrors.reset();
+    });
+    auto cuda = emit_cuda(l.program, l.options);
+    ASSERT_FALSE(cuda.ok());
+    EXPECT_NE(cuda.error_text().find("cannot lower call %e35 (scores_thread): mask needs a "
+                                     "register accumulator fragment that mirrors an accumulator "
+                                     "fragment"),
+              std::string::npos)
+        << cuda.error_text();
+}
+
+TEST(Attention, UnknownUnaryStatementNamesTheCall) {
+    Lowered l = lower("attention_d64");
+    for (auto& leaf : l.program.leaves)
+        for (auto& st : leaf.body)
+            if (leaf.name == "softmax_leaf" && st.op == "exp")
+                st.op = "sigmoid";
+    auto cuda = emit_cuda(l.program, l.options);
+    ASSERT_FALSE(cuda.ok());
+    EXPECT_NE(cuda.error_text().find("cannot lower call %e63 (softmax_thread): leaf statement "
+                                     "'sigmoid' of softmax_leaf has no per-thread lowering yet"),
+              std::string::npos)
+        << cuda.error_text();
+}
+
+} // namespace
+} // namespace kiln::codegen
