@@ -3,6 +3,7 @@
 # --emit=cuda for bench/codegen_cases.txt), build the harness per case, check every case against
 # float64, compute-sanitizer the *_small ones, time each side by side with its cuBLAS peers and
 # Triton (bench/triton_peers.py), and print the ratio table with the targets.
+# Then the attention examples (tests/gpu/attention_gpu.sh, with the kiln packed in build-cg/kiln).
 # Usage: bench/codegen_gpu.sh [--quick]   (results in $OUT or bench/results)
 #        bench/codegen_gpu.sh --prepare [--quick]   (on a build machine, no GPU needed)
 # kiln needs Debian dev packages (Z3, CBC, fmt, CLI11, nlohmann-json) that the lent GPU image
@@ -26,6 +27,8 @@ if [ -n "$PREPARE" ] || [ ! -d build-cg/cu ]; then
     bench/codegen_generate.sh "$B/tools/kiln/kiln" build-cg/cu $QUICK || exit 1
 fi
 if [ -n "$PREPARE" ]; then
+    # kiln itself too, for the attention examples (`kiln run --gpu` generates and JITs them)
+    bash tests/gpu/pack_kiln.sh "${KILN_BUILD:-build}/tools/kiln/kiln" build-cg/kiln >/dev/null || exit 1
     exec bash tests/gpu/codegen_gemm.sh --build-only build-cg/cu build-cg/bin
 fi
 cases=()
@@ -53,4 +56,10 @@ if [ -f bench/triton_peers.py ] && [ ${#triton_args[@]} -gt 0 ]; then
         { echo "Triton peers failed (see triton_peers.log)"; tail -5 "$RES/triton_peers.log"; }
 fi
 python3 bench/codegen_table.py "$RES/codegen_gemm.json" $triton_json --md "$RES/codegen_table.md"
+# The attention examples: correctness, sanitizers, and SDPA side by side (needs a packed kiln).
+if [ -x build-cg/kiln/bin/kiln ]; then
+    bash tests/gpu/attention_gpu.sh build-cg/kiln | tee "$RES/attention_gpu.txt" || fail=1
+else
+    echo "attention: no packed kiln in build-cg/kiln (run bench/codegen_gpu.sh --prepare here)"
+fi
 exit $fail
