@@ -1,6 +1,8 @@
 #!/usr/bin/env python3
 """Generates wgmma_ops.inc: one inline-PTX wrapper per (N, input type) of
-wgmma.mma_async m64nNkK with fp32 accumulators, A and B from shared memory (descriptors).
+wgmma.mma_async m64nNkK with fp32 accumulators, A and B from shared memory (descriptors) —
+MmaSS — and, for 16-bit types, A from registers (four 32-bit registers of packed pairs per
+thread, the accumulator layout of a 64 x 16 slice) and B from shared memory — MmaRS.
 16-bit types (K = 16) take transpose bits (MN-major operands); 8-bit types (K = 32) read
 K-major operands only (PTX ISA: imm-trans-a/b exist only for .f16/.bf16). Every wrapper takes
 the imm-scale-a/b immediates (+1, or -1 to negate an operand for free, as the complex path's
@@ -36,5 +38,27 @@ for ptx, tag, k, trans in TYPES:
         print(f'                     "%{r}, %{r + 1}, p, {imms};\\n}}\\n"')
         print(f"                     : {outs}")
         print(f"                     : {ins});")
+        print("    }")
+        print("};")
+
+for ptx, tag, k, trans in TYPES:
+    if not trans:
+        continue
+    for n in NS:
+        r = n // 2
+        regs = ", ".join(f"%{i}" for i in range(r))
+        outs = ", ".join(f'"+f"(d[{i}])' for i in range(r))
+        print(f"template <> struct MmaRS<{n}, DType::{tag}> {{")
+        print("    template <int TransB, int ScaleA, int ScaleB>")
+        print(f"    __device__ __forceinline__ static void run(float (&d)[{r}], const uint32_t (&a)[4], "
+              "uint64_t db, int scale_d) {")
+        print('        asm volatile("{\\n.reg .pred p;\\n"')
+        print(f'                     "setp.ne.b32 p, %{r + 5}, 0;\\n"')
+        print(f'                     "wgmma.mma_async.sync.aligned.m64n{n}k{k}.f32.{ptx}.{ptx} "')
+        print(f'                     "{{{regs}}}, "')
+        print(f'                     "{{%{r}, %{r + 1}, %{r + 2}, %{r + 3}}}, %{r + 4}, p, %{r + 6}, %{r + 7}, %{r + 8};\\n}}\\n"')
+        print(f"                     : {outs}")
+        print('                     : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "l"(db), "r"(scale_d), '
+              '"n"(ScaleA), "n"(ScaleB), "n"(TransB));')
         print("    }")
         print("};")

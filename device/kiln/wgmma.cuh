@@ -47,6 +47,11 @@ template <int N, DType T>
 struct MmaSS {
     static_assert(N < 0, "wgmma m64nNkK: N must be one of 8,16,32,64,96,128,192,256");
 };
+template <int N, DType T>
+struct MmaRS {
+    static_assert(N < 0, "wgmma m64nNk16 with A in registers: N one of 8..256 as above, and "
+                         "16-bit inputs");
+};
 #include "kiln/wgmma_ops.inc"
 
 /// D(64xN, fp32) (+)= (ScaleA*A)(64xK) * (ScaleB*B)(KxN), K = k_per_mma<T>. scale_d = 0
@@ -60,6 +65,32 @@ __device__ __forceinline__ void mma(float (&d)[N / 2], uint64_t desc_a, uint64_t
     static_assert((ScaleA == 1 || ScaleA == -1) && (ScaleB == 1 || ScaleB == -1),
                   "wgmma imm-scale-a/b are +1 or -1");
     MmaSS<N, T>::template run<TransA, TransB, ScaleA, ScaleB>(d, desc_a, desc_b, scale_d);
+}
+
+/// The same with A from registers (the RS form): thread t holds the 64 x 16 slice of A in the
+/// accumulator layout of a 64 x 16 tile, as four packed pairs (pack()):
+///   a[0] = A[r][2q..2q+1], a[1] = A[r+8][2q..2q+1], a[2] = A[r][8+2q..], a[3] = A[r+8][8+2q..]
+/// with r = accumulator_row(t, 0), q = t % 4. So an accumulator computed by one wgmma feeds the
+/// next as its A without a trip through shared memory (FlashAttention's P = softmax(S) into
+/// P.V): k-step ks reads accumulator registers 8ks .. 8ks + 7. The registers must keep their
+/// values until the wgmma completes (wait<>). TransB = 1: B MN-major.
+template <int N, DType T, int TransB = 0, int ScaleA = 1, int ScaleB = 1>
+__device__ __forceinline__ void mma_rs(float (&d)[N / 2], const uint32_t (&a)[4], uint64_t desc_b,
+                                       int scale_d) {
+    static_assert(T == DType::BF16 || T == DType::F16, "A from registers: 16-bit inputs");
+    MmaRS<N, T>::template run<TransB, ScaleA, ScaleB>(d, a, desc_b, scale_d);
+}
+
+/// Two fp32 values as one register of the 16-bit type T (round to nearest even), lo first.
+template <DType T>
+__device__ __forceinline__ uint32_t pack(float lo, float hi) {
+    static_assert(T == DType::BF16 || T == DType::F16, "pack: 16-bit types");
+    uint32_t r;
+    if constexpr (T == DType::BF16)
+        asm("cvt.rn.bf16x2.f32 %0, %1, %2;" : "=r"(r) : "f"(hi), "f"(lo));
+    else
+        asm("cvt.rn.f16x2.f32 %0, %1, %2;" : "=r"(r) : "f"(hi), "f"(lo));
+    return r;
 }
 
 /// Orders register/shared accesses before the first wgmma of a batch.

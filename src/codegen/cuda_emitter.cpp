@@ -261,7 +261,7 @@ private:
         for (const auto* b : plan_.shared)
             if (plan_.dead_buffers.count(b->name))
                 w_.line("// alloc " + b->name + " at " + std::to_string(b->offset) +
-                        ": unused (its rows are exchanged by quad shuffles)");
+                        ": unused (what it would hold stays in registers)");
             else
             w_.line("uint8_t* const " + b->name + "_smem = smem + " + std::to_string(b->offset) +
                     ";  // alloc " + b->name + " : SHARED " + std::string(ir::spelling(b->dtype)) +

@@ -297,7 +297,15 @@ void emit_mask(CodeWriter& w, const event::EventProgram& program, const KernelPl
     std::string a[4];
     for (size_t i = 1; i < 5; ++i)
         a[i - 1] = operand_access(program, plan, call, b, stmt, i).name;
-    w.line("// mask(" + s.name + "): -inf past column " + a[2] + (a[3] == "0" ? "" : " or above the diagonal"));
+    w.line("// mask(" + s.name + "): -inf past column " + a[2] +
+           (a[3] == "0" ? "" : " or above the diagonal") +
+           "; only a tile that crosses them has elements to mask");
+    const int rank = static_cast<int>(f->tensor->shape.size());
+    const std::string first_col = a[1] + " + " + f->piece.origin[rank - 1];
+    const std::string last_col =
+        first_col + " + " + std::to_string(f->piece.extent[rank - 1] - 1);
+    w.open("if (" + last_col + " >= " + a[2] + " || (" + a[3] + " != 0 && " + last_col + " > " +
+           a[0] + " + " + f->piece.origin[rank - 2] + "))");
     w.line("#pragma unroll");
     w.open("for (int h = 0; h < 2; ++h)");
     w.line("const int row = " + a[0] + " + " + f->row + " + 8 * h;");
@@ -306,6 +314,7 @@ void emit_mask(CodeWriter& w, const event::EventProgram& program, const KernelPl
     w.line("const int col = " + a[1] + " + " + f->col + " + 8 * (c / 2) + c % 2;");
     w.line("if (col >= " + a[2] + " || (" + a[3] + " != 0 && col > row)) " + s.at("h", "c") +
            " = __int_as_float(0xff800000);");
+    w.close();
     w.close();
     w.close();
 }
@@ -543,7 +552,8 @@ SharingScope sharing_scope(const KernelPlan& plan, const event::Op& a, const eve
             auto pa = placed(plan, va), pb = placed(plan, vb);
             if (!pa || !pb) // unknown: assume the worst
                 return SharingScope::All;
-            if (pa->tensor != pb->tensor || pa->tensor->memory == ir::Memory::Register)
+            if (pa->tensor != pb->tensor || pa->tensor->memory == ir::Memory::Register ||
+                plan.dead_buffers.count(pa->tensor->name))
                 continue;
             SharingScope s = SharingScope::All;
             if (pa->origin == pb->origin && pa->extent == pb->extent &&
@@ -557,6 +567,102 @@ SharingScope sharing_scope(const KernelPlan& plan, const event::Op& a, const eve
             out = std::max(out, s);
         }
     return out;
+}
+
+namespace {
+
+// The leaf statements of a call, with the call's view bound to each tensor operand.
+struct BoundStatement {
+    const ir::LeafOp* stmt;
+    size_t index;
+    std::vector<std::optional<event::View>> views;
+};
+
+std::vector<BoundStatement> bound_statements(const event::EventProgram& program,
+                                             const event::Op& call) {
+    std::vector<BoundStatement> out;
+    const event::LeafDef* leaf = program.find_leaf(call.callee);
+    if (call.kind != event::OpKind::Call || !leaf)
+        return out;
+    std::map<std::string, event::View> b;
+    size_t a = 0;
+    for (const auto& p : leaf->params)
+        if (p.is_tensor && a < call.args.size())
+            b[p.name] = call.args[a++];
+    for (size_t i = 0; i < leaf->body.size(); ++i) {
+        BoundStatement bs{&leaf->body[i], i, {}};
+        for (const auto& o : leaf->body[i].operands) {
+            auto it = o.is_tensor() ? b.find(o.tensor().name) : b.end();
+            bs.views.push_back(it == b.end() ? std::nullopt : std::optional(it->second));
+        }
+        out.push_back(bs);
+    }
+    return out;
+}
+
+bool is_mma_statement(const ir::LeafOp& s) { return s.op == "mma" || s.op == "mma_bt"; }
+
+} // namespace
+
+void plan_register_operands(KernelPlan& plan) {
+    if (!plan.program)
+        return;
+    const auto& body = plan.loop_body;
+    for (size_t ix = 0; ix < body.size(); ++ix)
+        for (const auto& st : bound_statements(*plan.program, *body[ix])) {
+            if (st.stmt->op != "copy" || st.views.size() != 2 || !st.views[0] || !st.views[1])
+                continue;
+            auto fp = fragment_place(plan, *st.views[0]);
+            auto e = plan.scope.tensors.find(st.views[1]->name);
+            if (!fp || fp->role != ir::MmaRole::Acc || fp->tensor->memory != ir::Memory::Shared ||
+                ir::dtype_bytes(fp->tensor->dtype) != 2 || e == plan.scope.tensors.end() ||
+                e->second.memory != ir::Memory::Register || e->second.shape.size() != 2 ||
+                plan.register_operands.count(fp->tensor->name))
+                continue;
+            const std::string reg = e->second.name;
+            // Every other touch of the tensor: exactly one wgmma A operand on the same piece,
+            // later in the iteration; e unchanged from the store to it.
+            int readers = 0;
+            bool ok = true;
+            bool after_store = false;
+            std::vector<const event::Op*> all = plan.before_loop;
+            all.insert(all.end(), body.begin(), body.end());
+            all.insert(all.end(), plan.after_loop.begin(), plan.after_loop.end());
+            for (const auto* o : all) {
+                const bool in_loop = std::find(body.begin(), body.end(), o) != body.end();
+                for (const auto& bs : bound_statements(*plan.program, *o)) {
+                    const bool the_store = o == body[ix] && bs.index == st.index;
+                    if (the_store) {
+                        after_store = true;
+                        continue;
+                    }
+                    for (size_t i = 0; i < bs.views.size(); ++i) {
+                        if (!bs.views[i])
+                            continue;
+                        if (after_store && readers == 0 && i == 0 && bs.views[i]->name == reg)
+                            ok = false; // e written before the wgmma reads it
+                        if (tensor_of(plan, *bs.views[i]) != fp->tensor)
+                            continue;
+                        auto fr = fragment_place(plan, *bs.views[i]);
+                        if (in_loop && after_store && is_mma_statement(*bs.stmt) && i == 1 && fr &&
+                            fr->role == ir::MmaRole::Lhs && fr->same_piece(*fp))
+                            ++readers;
+                        else
+                            ok = false;
+                    }
+                }
+                if (o->kind == event::OpKind::Copy &&
+                    (tensor_of(plan, o->src) == fp->tensor ||
+                     tensor_of(plan, o->dst) == fp->tensor ||
+                     (after_store && readers == 0 && o->dst.name == reg)))
+                    ok = false;
+            }
+            if (!ok || readers != 1)
+                continue;
+            plan.register_operands[fp->tensor->name] = reg;
+            plan.forwarded_stores.insert(body[ix]->result + "/" + std::to_string(st.index));
+            plan.dead_buffers.insert(fp->tensor->name);
+        }
 }
 
 bool is_shared_fragment(const KernelPlan& plan, const event::View& v) {

@@ -38,6 +38,13 @@ std::map<std::string, event::View> plan_row_aliases(const KernelPlan& plan);
 // are dead (with the barriers that ordered them).
 void plan_quad_rows(KernelPlan& plan);
 
+// Fills plan.register_operands, plan.forwarded_stores and plan.dead_buffers: a leaf statement
+// `copy(P, e)` storing a [2, n] register fragment into its accumulator fragment of a 16-bit
+// SHARED tensor whose only reader is, later in the same iteration, the A operand of one wgmma on
+// the same 64-row piece, with e unchanged in between: the wgmma reads e from registers (the RS
+// form; the accumulator layout is the A-operand layout), the store and the buffer are dead.
+void plan_register_operands(KernelPlan& plan);
+
 // Emits one statement of `call` if it is a per-thread fragment statement this module lowers
 // (returns false otherwise). `b` binds the leaf's tensor parameters to the call's views.
 bool emit_fragment_statement(CodeWriter& w, const event::EventProgram& program,

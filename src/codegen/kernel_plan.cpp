@@ -303,6 +303,7 @@ Result<KernelPlan> plan_kernel(const event::EventProgram& program) {
         plan.program = &program;
         plan.row_aliases = plan_row_aliases(plan);
         plan_quad_rows(plan);
+        plan_register_operands(plan);
         return plan;
     } catch (const DiagnosticError& e) {
         return e.diag;

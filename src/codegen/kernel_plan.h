@@ -62,6 +62,10 @@ struct KernelPlan {
     std::map<std::string, std::string> quad_rows;
     std::set<std::string> elided;
     std::set<std::string> dead_buffers; // SHARED buffers only elided copies touched
+    // wgmma A operands kept in registers: SHARED tensor -> the register fragment stored into it,
+    // and the stores made dead by that ("<call result>/<statement index>"; fragment_ops.h).
+    std::map<std::string, std::string> register_operands;
+    std::set<std::string> forwarded_stores;
     int64_t smem_bytes = 0; // end of the last staged buffer (all stages)
     Scope scope;
 

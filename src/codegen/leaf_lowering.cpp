@@ -184,6 +184,45 @@ std::string operand_pointer(const event::TensorDecl& t, const std::string& stage
     return t.stages > 1 ? stage_pointer(t, stage) : t.name + "_smem";
 }
 
+// The wgmma chain of emit_mma with A from the register fragment `reg` stored into A's buffer
+// (plan.register_operands): k-step ks takes its registers 8ks .. 8ks + 7, packed in pairs.
+void emit_mma_rs(CodeWriter& w, const KernelPlan& plan, const event::Op& call,
+                 const ir::LeafOp& stmt, const event::TensorDecl& acc, const event::TensorDecl& at,
+                 const event::TensorDecl& bt, const std::string& reg, int n,
+                 const std::string& stage) {
+    const bool bt_form = stmt.op == "mma_bt";
+    const int64_t k = at.shape[1], nn = bt_form ? bt.shape[0] : bt.shape[1];
+    const auto& r = plan.scope.tensors.at(reg);
+    if (r.shape != ir::Shape{2, k / 4})
+        unsupported(call, "register operand " + reg + " does not hold the thread's part of " +
+                              at.name);
+    const std::string db = "db" + std::to_string(n);
+    const std::string dt = wgmma_dtype(call, at.dtype);
+    w.line("// " + stmt.op + "(" + acc.name + ", " + at.name + ", " + bt.name + "): " +
+           std::to_string(k / 16) + " x wgmma m64n" + std::to_string(nn) + "k16, " + at.name +
+           " from the registers of " + reg + " (the accumulator layout is wgmma's A layout), " +
+           bt.name + (bt_form ? " K-major" : " MN-major"));
+    w.line("const uint64_t " + db + " = kiln::dev::wgmma::make_desc<kiln::dev::swizzle::Mode::B128>(" +
+           operand_pointer(bt, stage) + ", " +
+           (bt_form ? std::string("16") : std::to_string(bt.shape[0] * kPanelRowBytes)) +
+           ", 1024);");
+    w.line("#pragma unroll");
+    w.open("for (int ks = 0; ks < " + std::to_string(k / 16) + "; ++ks)");
+    std::vector<std::string> regs;
+    for (int i = 0; i < 4; ++i)
+        regs.push_back("kiln::dev::wgmma::pack<" + dt + ">(" + reg + "[8 * ks + " +
+                       std::to_string(2 * i) + "], " + reg + "[8 * ks + " +
+                       std::to_string(2 * i + 1) + "])");
+    w.line("const uint32_t a_regs[4] = {" + join(regs, ", ") + "};");
+    const std::string b_step = bt_form ? "ks / 4 * " + std::to_string(bt.shape[0] * kPanelRowBytes) +
+                                             " + ks % 4 * 32"
+                                       : "ks * " + std::to_string(16 * kPanelRowBytes);
+    w.line("kiln::dev::wgmma::mma_rs<" + std::to_string(nn) + ", " + dt + ", " +
+           (bt_form ? "0" : "1") + ">(" + acc.name + ", a_regs, kiln::dev::wgmma::advance(" + db +
+           ", " + b_step + "), 1);");
+    w.close();
+}
+
 // mma(C, A, B) (B an rhs fragment: [K, N], MN-major) or mma_bt(C, A, B) (B an rhs_t fragment:
 // [N, K], K-major). A is K-major: 64 rows of a swizzle128 buffer, its K in 64-wide panels.
 void emit_mma(CodeWriter& w, const KernelPlan& plan, const event::Op& call,
@@ -214,6 +253,8 @@ void emit_mma(CodeWriter& w, const KernelPlan& plan, const event::Op& call,
                               std::to_string(nn) + " needs " + std::to_string(nn / 2));
     const std::string sw = "kiln::dev::swizzle::Mode::B128";
     const std::string da = "da" + std::to_string(n), db = "db" + std::to_string(n);
+    if (auto reg = plan.register_operands.find(at.name); reg != plan.register_operands.end())
+        return emit_mma_rs(w, plan, call, stmt, acc, at, bt, reg->second, n, stage);
     w.line("// " + stmt.op + "(" + acc.name + ", " + at.name + ", " + bt.name + "): " +
            std::to_string(k / 16) + " x wgmma m64n" + std::to_string(nn) + "k16, " + at.name +
            " K-major, " + bt.name + (bt_form ? " K-major" : " MN-major"));
@@ -518,7 +559,12 @@ void emit_div_store(CodeWriter& w, const KernelPlan& plan, const event::Op& call
 // One per-thread leaf statement (not mma).
 void emit_statement(CodeWriter& w, const event::EventProgram& program, const KernelPlan& plan,
                     const event::Op& call, const std::map<std::string, event::View>& b,
-                    const ir::LeafOp& s, const TmaStores& tma_stores) {
+                    const ir::LeafOp& s, size_t index, const TmaStores& tma_stores) {
+    if (plan.forwarded_stores.count(call.result + "/" + std::to_string(index))) {
+        w.line("// " + s.op + " into " + operand_view(call, b, s, 0).name +
+               ": elided, the wgmma reading it takes the registers (RS form)");
+        return;
+    }
     const auto first = [&] { return operand_view(call, b, s, 0); };
     const auto second_is_register = [&] {
         return s.operands.size() > 1 && s.operands[1].is_tensor() &&
@@ -553,7 +599,8 @@ void emit_loop_call(CodeWriter& w, const event::EventProgram& program, const Ker
     int n = 0;
     for (size_t i = 0; i < leaf.body.size();) {
         if (!is_mma(leaf.body[i])) {
-            emit_statement(w, program, plan, call, b, leaf.body[i++], tma_stores);
+            emit_statement(w, program, plan, call, b, leaf.body[i], i, tma_stores);
+            ++i;
             continue;
         }
         // A batch of consecutive mma statements: issued together, then drained, because the
@@ -583,8 +630,8 @@ void emit_thread_call(CodeWriter& w, const event::EventProgram& program, const K
     }
     const auto& leaf = leaf_of(program, call);
     auto b = bind_tensors(leaf, call);
-    for (const auto& s : leaf.body)
-        emit_statement(w, program, plan, call, b, s, tma_stores);
+    for (size_t i = 0; i < leaf.body.size(); ++i)
+        emit_statement(w, program, plan, call, b, leaf.body[i], i, tma_stores);
 }
 
 TmaStores plan_tma_stores(const event::EventProgram& program, const KernelPlan& plan,

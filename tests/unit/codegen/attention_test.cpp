@@ -58,18 +58,23 @@ TEST(Attention, TheRowMaxIsAQuadButterflyAndTheScoresStayInRegisters) {
                      "quad shuffles of the registers it stores; nothing else reads them)");
     EXPECT_HAS(cuda, "v0 = fmaxf(v0, __shfl_xor_sync(0xffffffffu, v0, 1));");
     EXPECT_HAS(cuda, "v0 = fmaxf(v0, __shfl_xor_sync(0xffffffffu, v0, 2));");
-    EXPECT_HAS(cuda, "// alloc S1 at 0: unused (its rows are exchanged by quad shuffles)");
+    EXPECT_HAS(cuda, "// alloc S1 at 0: unused (what it would hold stays in registers)");
     EXPECT_EQ(cuda.find("float Sr4["), std::string::npos) << "whole rows are never materialized";
 }
 
-TEST(Attention, PGoesThroughSwizzledSharedMemoryToTheSecondWgmma) {
+TEST(Attention, PStaysInRegistersAsTheSecondWgmmasAOperand) {
     std::string cuda = emit(lower("attention_d64"));
-    EXPECT_HAS(cuda, "// e1 -> P1 (bf16, swizzle128): the accumulator fragment's pairs");
-    EXPECT_HAS(cuda, "kiln::dev::fence::proxy_async_shared();  // a wgmma or TMA may read it next");
-    // P's rows belong to the warpgroup: its own barrier, not all compute threads'
-    EXPECT_HAS(cuda, "kiln::dev::named_barrier::sync(4 + g, 128);  // this warpgroup's threads");
-    EXPECT_HAS(cuda, "// mma(O5, P1, V2): 8 x wgmma m64n64k16, P1 K-major, V2 MN-major");
-    EXPECT_HAS(cuda, "kiln::dev::wgmma::advance(da0, ks / 4 * 16384 + ks % 4 * 32)");
+    EXPECT_HAS(cuda, "// copy into Pp2: elided, the wgmma reading it takes the registers (RS form)");
+    EXPECT_HAS(cuda, "// mma(O5, P1, V2): 8 x wgmma m64n64k16, P1 from the registers of e1 (the "
+                     "accumulator layout is wgmma's A layout), V2 MN-major");
+    EXPECT_HAS(cuda, "kiln::dev::wgmma::pack<kiln::dev::wgmma::DType::BF16>(e1[8 * ks + 6], "
+                     "e1[8 * ks + 7])};");
+    EXPECT_HAS(cuda, "kiln::dev::wgmma::mma_rs<64, kiln::dev::wgmma::DType::BF16, 1>(O5, a_regs, "
+                     "kiln::dev::wgmma::advance(db0, ks * 2048), 1);");
+    EXPECT_HAS(cuda, "// alloc P1 at 163840: unused (what it would hold stays in registers)");
+    // nothing is shared between the softmax and P.V any more: no barrier between them
+    EXPECT_HAS(cuda, "// after %e63[:, :, :]: broadcast over compute processors; only per-thread "
+                     "registers are shared");
 }
 
 TEST(Attention, BarriersNarrowToWhatTheOpsShare) {
