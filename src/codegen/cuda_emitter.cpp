@@ -608,7 +608,40 @@ private:
     // A loop of several calls (attention): each op in program order after its synchronization;
     // every wgmma batch is drained where it is issued (emit_loop_call), so the call that frees a
     // group's stage releases it right after.
+    // The stage releases of the groups `op` frees, at stage expression `stage`.
+    std::vector<std::string> releases(const event::Op& op, const std::string& stage,
+                                      const std::string& guard) const {
+        std::vector<std::string> out;
+        for (const auto& g : groups_)
+            if (g.released_by == op.result)
+                out.push_back("if (" + guard + plan_.compute_dims[2].var +
+                              " == 0) kiln::dev::mbarrier::arrive(&" + g.empty + "[" + stage +
+                              "]);  // release " + g.loads[0].buffer->name + "'s stage");
+        return out;
+    }
+
+    // The iteration's last call, when it ends with a wgmma batch, leaves it in flight: the next
+    // iteration's first wgmma wait (or the end of the loop) retires it and releases its stages
+    // then (`deferred_stage`), so its tensor-core work overlaps the next iteration's start.
     void multi_call_loop() {
+        const event::Op& last = *plan_.loop_body.back();
+        const auto deferred = plan_.elided.count(last.result)
+                                  ? std::nullopt
+                                  : final_batch_registers(program_, plan_, last);
+        std::vector<std::string> retire;
+        PendingBatch pending;
+        if (deferred) {
+            // its registers are pinned after the wait, so nothing reading or rewriting them
+            // moves above it
+            for (const auto& r : *deferred)
+                retire.push_back("kiln::dev::wgmma::fence_operand(" + r + ");");
+            for (const auto& l : releases(last, "deferred_stage", "deferred_stage >= 0 && "))
+                retire.push_back(l);
+            retire.push_back("deferred_stage = -1;");
+            pending = {true, *deferred, retire};
+            w_.line("int deferred_stage = -1;  // the stage the in-flight " + op_name(last) +
+                    " reads");
+        }
         w_.line("// " + op_name(*plan_.loop));
         w_.open(k_loop_head());
         full_waited_.clear();
@@ -621,14 +654,13 @@ private:
             w_.open("");
             w_.line(ir_line(*op));
             sync(*op);
-            emit_loop_call(w_, program_, plan_, *op, "st.stage", stores_);
-            for (const auto& g : groups_)
-                if (g.released_by == op->result) {
-                    w_.line("// release the stage of " + g.loads[0].buffer->name +
-                            " (WAR edge of its DMA copies)");
-                    w_.line("if (" + plan_.compute_dims[2].var + " == 0) kiln::dev::mbarrier::arrive(&" +
-                            g.empty + "[st.stage]);");
-                }
+            if (emit_loop_call(w_, program_, plan_, *op, "st.stage", stores_, pending,
+                               deferred && op == &last, retire)) {
+                w_.line("deferred_stage = st.stage;");
+            } else {
+                for (const auto& l : releases(*op, "st.stage", ""))
+                    w_.line(l);
+            }
             w_.close();
         }
         for (const auto& g : groups_) {
@@ -640,6 +672,9 @@ private:
         }
         w_.line("st.advance();");
         w_.close();
+        if (deferred)
+            retire_pending(w_, pending, op_name(*plan_.loop) + " complete: the last iteration's " +
+                                            op_name(last));
     }
 
     // Lane 0 of each compute warp releases stage `held`: in a cluster, the peer's DMA thread

@@ -9,6 +9,7 @@
 #include <cmath>
 #include <map>
 #include <optional>
+#include <algorithm>
 #include <set>
 #include <sstream>
 
@@ -590,35 +591,122 @@ bool is_mma(const ir::LeafOp& s) { return s.op == "mma" || s.op == "mma_bt"; }
 
 } // namespace
 
-void emit_loop_call(CodeWriter& w, const event::EventProgram& program, const KernelPlan& plan,
-                    const event::Op& call, const std::string& stage, const TmaStores& tma_stores) {
-    if (call.kind == event::OpKind::Copy)
-        return emit_fragment_copy(w, plan, call);
+namespace {
+
+// The registers a batch of mma statements [i, j) of the call uses: its accumulators and the
+// register fragments standing for A operands (plan.register_operands).
+std::set<std::string> batch_registers(const KernelPlan& plan, const event::Op& call,
+                                      const std::map<std::string, event::View>& b,
+                                      const std::vector<ir::LeafOp>& body, size_t i, size_t j) {
+    std::set<std::string> out;
+    const auto& dims = plan.compute_dims;
+    for (; i < j; ++i) {
+        out.insert(operand_view(call, b, body[i], 0).name);
+        auto frag = peel_fragment(plan.scope, operand_view(call, b, body[i], 1), dims[1].var,
+                                  dims[2].var);
+        auto piece = frag ? resolve_piece(plan.scope, frag->warpgroup_view)
+                          : Result<Piece>(Diagnostic{{}, "not a fragment"});
+        if (!piece)
+            continue;
+        if (auto reg = plan.register_operands.find(piece->tensor->name);
+            reg != plan.register_operands.end())
+            out.insert(reg->second);
+    }
+    return out;
+}
+
+bool touches(const event::Op& call, const std::map<std::string, event::View>& b,
+             const ir::LeafOp& s, const std::set<std::string>& regs) {
+    for (size_t i = 0; i < s.operands.size(); ++i)
+        if (s.operands[i].is_tensor() && regs.count(operand_view(call, b, s, i).name))
+            return true;
+    return false;
+}
+
+} // namespace
+
+std::optional<std::set<std::string>> final_batch_registers(const event::EventProgram& program,
+                                                           const KernelPlan& plan,
+                                                           const event::Op& call) {
+    if (call.kind != event::OpKind::Call)
+        return std::nullopt;
+    const auto& leaf = leaf_of(program, call);
+    if (leaf.body.empty() || !is_mma(leaf.body.back()))
+        return std::nullopt;
+    size_t i = leaf.body.size();
+    while (i > 0 && is_mma(leaf.body[i - 1]))
+        --i;
+    return batch_registers(plan, call, bind_tensors(leaf, call), leaf.body, i, leaf.body.size());
+}
+
+void retire_pending(CodeWriter& w, PendingBatch& pending, const std::string& why) {
+    if (!pending.active)
+        return;
+    w.line("kiln::dev::wgmma::wait<0>();  // " + why);
+    for (const auto& l : pending.retire)
+        w.line(l);
+    pending = {};
+}
+
+bool emit_loop_call(CodeWriter& w, const event::EventProgram& program, const KernelPlan& plan,
+                    const event::Op& call, const std::string& stage, const TmaStores& tma_stores,
+                    PendingBatch& pending, bool defer_final,
+                    const std::vector<std::string>& retire_lines) {
+    const std::string why = "retires the deferred wgmma batch first";
+    if (call.kind == event::OpKind::Copy) {
+        if (pending.active &&
+            (pending.registers.count(call.src.name) || pending.registers.count(call.dst.name)))
+            retire_pending(w, pending, why);
+        emit_fragment_copy(w, plan, call);
+        return false;
+    }
     const auto& leaf = leaf_of(program, call);
     auto b = bind_tensors(leaf, call);
     int n = 0;
     for (size_t i = 0; i < leaf.body.size();) {
         if (!is_mma(leaf.body[i])) {
+            if (pending.active && touches(call, b, leaf.body[i], pending.registers))
+                retire_pending(w, pending, why);
             emit_statement(w, program, plan, call, b, leaf.body[i], i, tma_stores);
             ++i;
             continue;
         }
-        // A batch of consecutive mma statements: issued together, then drained, because the
-        // statements after it (and the next call) read the accumulators or refill the stages.
+        // A batch of consecutive mma statements: issued together, then drained (the statements
+        // after it, and the next call, read the accumulators or refill the stages), unless it
+        // ends the iteration's last call.
         size_t j = i;
         std::set<std::string> accs;
         for (; j < leaf.body.size() && is_mma(leaf.body[j]); ++j)
             accs.insert(register_tensor(plan, call, operand_view(call, b, leaf.body[j], 0)).name);
+        const auto regs = batch_registers(plan, call, b, leaf.body, i, j);
+        if (pending.active && std::any_of(regs.begin(), regs.end(), [&](const std::string& r) {
+                return pending.registers.count(r) != 0;
+            }))
+            retire_pending(w, pending, why);
         for (const auto& a : accs)
             w.line("kiln::dev::wgmma::fence_operand(" + a + ");");
         w.line("kiln::dev::wgmma::fence();");
         for (; i < j; ++i)
             emit_mma(w, plan, call, b, leaf.body[i], n++, stage);
         w.line("kiln::dev::wgmma::commit();");
+        if (defer_final && j == leaf.body.size()) {
+            w.line("// left in flight: the next iteration's first wgmma wait retires it");
+            pending.active = true;
+            pending.registers.insert(regs.begin(), regs.end());
+            pending.retire.insert(pending.retire.end(), retire_lines.begin(), retire_lines.end());
+            return true;
+        }
         w.line("kiln::dev::wgmma::wait<0>();");
         for (const auto& a : accs)
             w.line("kiln::dev::wgmma::fence_operand(" + a + ");");
+        if (pending.active) {
+            w.line("// the deferred batch retired with this one");
+            for (const auto& l : pending.retire)
+                w.line(l);
+            pending = {};
+        }
     }
+    return false;
 }
 
 void emit_thread_call(CodeWriter& w, const event::EventProgram& program, const KernelPlan& plan,

@@ -17,6 +17,7 @@
 #include "codegen/tma_store.h"
 
 #include <map>
+#include <optional>
 #include <set>
 #include <string>
 #include <vector>
@@ -77,8 +78,27 @@ std::string store_value(const event::Op& call, ir::DType t, const std::string& v
 // Emits one op of a loop of several calls (attention): a call's statements in order, each run of
 // mma statements one wgmma batch drained before the next statement (wait<0>), the others per
 // thread (fragment_ops.h); a per-thread copy between registers and shared memory.
-void emit_loop_call(CodeWriter& w, const event::EventProgram& program, const KernelPlan& plan,
-                    const event::Op& call, const std::string& stage, const TmaStores& tma_stores);
+// A wgmma batch left in flight past the end of its call (the last call of an iteration: P.V):
+// until a later wait<0> retires it, no statement may touch its registers (accumulators, register
+// A operands); `retire` are the lines to emit once it has (operand fences, stage releases).
+struct PendingBatch {
+    bool active = false;
+    std::set<std::string> registers;
+    std::vector<std::string> retire;
+};
+// The registers of the call's last wgmma batch when the call ends with one.
+std::optional<std::set<std::string>> final_batch_registers(const event::EventProgram& program,
+                                                           const KernelPlan& plan,
+                                                           const event::Op& call);
+// Emits `wgmma::wait<0>` and the retire lines of `pending`, if active.
+void retire_pending(CodeWriter& w, PendingBatch& pending, const std::string& why);
+// With `defer_final`, a call ending with a wgmma batch leaves it in flight (pending, with
+// `retire_lines`) and returns true; the next batch's wait, or a statement touching its
+// registers, retires it.
+bool emit_loop_call(CodeWriter& w, const event::EventProgram& program, const KernelPlan& plan,
+                    const event::Op& call, const std::string& stage, const TmaStores& tma_stores,
+                    PendingBatch& pending, bool defer_final,
+                    const std::vector<std::string>& retire_lines);
 
 // Emits a per-thread call (fill, converting store, row sum, the fragment statements of
 // fragment_ops.h), a reducing copy, or a per-thread copy between registers and shared memory.

@@ -22,9 +22,25 @@ TEST(Attention, KAndVHaveTheirOwnBarriersFreedByTheCallThatReadsThem) {
                      "compute warp released stage s (after %e98).");
     EXPECT_HAS(cuda, "kiln::dev::mbarrier::wait(&empty_K2[st.stage], st.phase ^ 1u);");
     EXPECT_HAS(cuda, "kiln::dev::mbarrier::arrive_expect_tx(&full_V2[st.stage], 16384);");
-    // released right after the draining wait of the call that read them
-    EXPECT_HAS(cuda, "// release the stage of K2 (WAR edge of its DMA copies)");
-    EXPECT_HAS(cuda, "if (t == 0) kiln::dev::mbarrier::arrive(&empty_V2[st.stage]);");
+    // K's stage is released right after the draining wait of the scores call
+    EXPECT_HAS(cuda, "if (t == 0) kiln::dev::mbarrier::arrive(&empty_K2[st.stage]);  // release "
+                     "K2's stage");
+}
+
+TEST(Attention, ThePvBatchStaysInFlightIntoTheNextIteration) {
+    std::string cuda = emit(lower("attention_d64"));
+    EXPECT_HAS(cuda, "int deferred_stage = -1;  // the stage the in-flight call %e98 (pv_thread) "
+                     "reads");
+    EXPECT_HAS(cuda, "// left in flight: the next iteration's first wgmma wait retires it");
+    EXPECT_HAS(cuda, "deferred_stage = st.stage;");
+    // retired by the scores' wait (its registers pinned after it), V's stage released then
+    EXPECT_HAS(cuda, "// the deferred batch retired with this one");
+    EXPECT_HAS(cuda, "kiln::dev::wgmma::fence_operand(e1);");
+    EXPECT_HAS(cuda, "if (deferred_stage >= 0 && t == 0) kiln::dev::mbarrier::arrive(&empty_V2["
+                     "deferred_stage]);  // release V2's stage");
+    // and after the loop, before the finish reads O
+    EXPECT_HAS(cuda, "kiln::dev::wgmma::wait<0>();  // for %e23 (srange in attn_block) complete: "
+                     "the last iteration's call %e98 (pv_thread)");
 }
 
 TEST(Attention, QIsLoadedOncePerTileWithItsOwnParity) {
