@@ -114,6 +114,16 @@ __device__ __forceinline__ void fence_operand(float (&d)[R]) {
     for (int i = 0; i < R; ++i) asm volatile("" : "+f"(d[i])::"memory");
 }
 
+/// The same for A-operand registers (mma_rs): kept unchanged and live until a wait retired the
+/// wgmmas that read them.
+template <int S>
+__device__ __forceinline__ void fence_operand(uint32_t (&a)[S][4]) {
+#pragma unroll
+    for (int s = 0; s < S; ++s)
+#pragma unroll
+        for (int i = 0; i < 4; ++i) asm volatile("" : "+r"(a[s][i])::"memory");
+}
+
 /// Row (0..63) of accumulator register i for warpgroup thread t (see the header comment).
 __host__ __device__ constexpr int accumulator_row(int t, int i) {
     return 16 * (t / 32) + (t % 32) / 4 + 8 * ((i / 2) % 2);

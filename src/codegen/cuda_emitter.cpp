@@ -500,6 +500,12 @@ private:
         if (!plan_.pre_grids.empty())
             w_.line("kiln::dev::grid::wait_previous();  // the earlier kernels' writes (this one "
                     "overlaps their tail; the DMA role already loads)");
+        for (const auto& [tensor, reg] : plan_.register_operands) {
+            const auto& r = plan_.scope.tensors.at(reg);
+            w_.line("uint32_t " + reg + "_packed[" + std::to_string(r.shape[1] / 4) +
+                    "][4];  // " + reg + " packed as the A registers of the wgmma reading " +
+                    tensor + " (they stay live while it is in flight)");
+        }
         for (const auto* r : plan_.registers) {
             if (plan_.row_aliases.count(r->name))
                 continue;
@@ -633,8 +639,12 @@ private:
         if (deferred) {
             // its registers are pinned after the wait, so nothing reading or rewriting them
             // moves above it
-            for (const auto& r : *deferred)
+            for (const auto& r : *deferred) {
                 retire.push_back("kiln::dev::wgmma::fence_operand(" + r + ");");
+                for (const auto& [tensor, reg] : plan_.register_operands)
+                    if (reg == r)
+                        retire.push_back("kiln::dev::wgmma::fence_operand(" + r + "_packed);");
+            }
             for (const auto& l : releases(last, "deferred_stage", "deferred_stage >= 0 && "))
                 retire.push_back(l);
             retire.push_back("deferred_stage = -1;");

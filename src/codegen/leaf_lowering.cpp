@@ -185,6 +185,26 @@ std::string operand_pointer(const event::TensorDecl& t, const std::string& stage
     return t.stages > 1 ? stage_pointer(t, stage) : t.name + "_smem";
 }
 
+// The 16-bit pairs of the register fragment `reg` that stands for A (plan.register_operands),
+// packed before the batch's wgmma.fence: registers written between the fence and the wgmmas that
+// read them would make ptxas inject a warpgroup.arrive per wgmma (C7519).
+void emit_register_operand_packing(CodeWriter& w, const KernelPlan& plan, const event::Op& call,
+                                   const std::string& reg, ir::DType t) {
+    const auto& r = plan.scope.tensors.at(reg);
+    if (r.shape.size() != 2 || r.shape[0] != 2 || r.shape[1] % 4 != 0)
+        unsupported(call, "register operand " + reg + " is not a [2, 4k] fragment");
+    const int64_t steps = r.shape[1] / 4;
+    const std::string dt = wgmma_dtype(call, t);
+    w.line("// " + reg + "_packed (declared with the registers): " + reg +
+           " as wgmma A registers, k-step ks from registers 8ks .. 8ks + 7");
+    w.line("#pragma unroll");
+    w.open("for (int ks = 0; ks < " + std::to_string(steps) + "; ++ks)");
+    w.line("#pragma unroll");
+    w.line("for (int i = 0; i < 4; ++i) " + reg + "_packed[ks][i] = kiln::dev::wgmma::pack<" + dt +
+           ">(" + reg + "[8 * ks + 2 * i], " + reg + "[8 * ks + 2 * i + 1]);");
+    w.close();
+}
+
 // The wgmma chain of emit_mma with A from the register fragment `reg` stored into A's buffer
 // (plan.register_operands): k-step ks takes its registers 8ks .. 8ks + 7, packed in pairs.
 void emit_mma_rs(CodeWriter& w, const KernelPlan& plan, const event::Op& call,
@@ -209,17 +229,11 @@ void emit_mma_rs(CodeWriter& w, const KernelPlan& plan, const event::Op& call,
            ", 1024);");
     w.line("#pragma unroll");
     w.open("for (int ks = 0; ks < " + std::to_string(k / 16) + "; ++ks)");
-    std::vector<std::string> regs;
-    for (int i = 0; i < 4; ++i)
-        regs.push_back("kiln::dev::wgmma::pack<" + dt + ">(" + reg + "[8 * ks + " +
-                       std::to_string(2 * i) + "], " + reg + "[8 * ks + " +
-                       std::to_string(2 * i + 1) + "])");
-    w.line("const uint32_t a_regs[4] = {" + join(regs, ", ") + "};");
     const std::string b_step = bt_form ? "ks / 4 * " + std::to_string(bt.shape[0] * kPanelRowBytes) +
                                              " + ks % 4 * 32"
                                        : "ks * " + std::to_string(16 * kPanelRowBytes);
     w.line("kiln::dev::wgmma::mma_rs<" + std::to_string(nn) + ", " + dt + ", " +
-           (bt_form ? "0" : "1") + ">(" + acc.name + ", a_regs, kiln::dev::wgmma::advance(" + db +
+           (bt_form ? "0" : "1") + ">(" + acc.name + ", " + reg + "_packed[ks], kiln::dev::wgmma::advance(" + db +
            ", " + b_step + "), 1);");
     w.close();
 }
@@ -685,6 +699,10 @@ bool emit_loop_call(CodeWriter& w, const event::EventProgram& program, const Ker
             retire_pending(w, pending, why);
         for (const auto& a : accs)
             w.line("kiln::dev::wgmma::fence_operand(" + a + ");");
+        for (const auto& [tensor, reg] : plan.register_operands)
+            if (regs.count(reg) && !accs.count(reg))
+                emit_register_operand_packing(w, plan, call, reg,
+                                              plan.scope.tensors.at(tensor).dtype);
         w.line("kiln::dev::wgmma::fence();");
         for (; i < j; ++i)
             emit_mma(w, plan, call, b, leaf.body[i], n++, stage);

@@ -2,13 +2,14 @@
 # nvcc -Xptxas -v log. `verdict NAME LOG` prints "NAME status" and, when the status is not ok,
 # the log's non-info lines, and returns 1. Statuses: a compile error (the log holds
 # COMPILE_FAILED), local-memory spills, a stack frame, or a ptxas warning that setmaxnreg was
-# ignored or wgmma serialized.
+# ignored, wgmma serialized, or a warpgroup.arrive injected before a wgmma reading registers
+# (C7519: registers written after the batch's wgmma.fence).
 verdict() {
     local name=$1 log=$2 status=ok
     if grep -q COMPILE_FAILED "$log"; then status="compile error"; fi
     if grep "spill" "$log" | grep -qv " 0 bytes spill stores, 0 bytes spill loads"; then status="spills"; fi
     if grep "stack frame" "$log" | grep -qv "^\s*0 bytes stack frame"; then status="stack frame"; fi
-    if grep -qi "C7508\|setmaxnreg.*ignored\|wgmma.*serializ" "$log"; then status="ptxas perf warning"; fi
+    if grep -qi "C7508\|C7519\|setmaxnreg.*ignored\|wgmma.*serializ" "$log"; then status="ptxas perf warning"; fi
     printf '%-40s %s\n' "$name" "$status"
     [ "$status" = ok ] && return 0
     grep -v "^ptxas info" "$log" | head -20

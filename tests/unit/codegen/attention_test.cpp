@@ -83,10 +83,15 @@ TEST(Attention, PStaysInRegistersAsTheSecondWgmmasAOperand) {
     EXPECT_HAS(cuda, "// copy into Pp2: elided, the wgmma reading it takes the registers (RS form)");
     EXPECT_HAS(cuda, "// mma(O5, P1, V2): 8 x wgmma m64n64k16, P1 from the registers of e1 (the "
                      "accumulator layout is wgmma's A layout), V2 MN-major");
-    EXPECT_HAS(cuda, "kiln::dev::wgmma::pack<kiln::dev::wgmma::DType::BF16>(e1[8 * ks + 6], "
-                     "e1[8 * ks + 7])};");
-    EXPECT_HAS(cuda, "kiln::dev::wgmma::mma_rs<64, kiln::dev::wgmma::DType::BF16, 1>(O5, a_regs, "
-                     "kiln::dev::wgmma::advance(db0, ks * 2048), 1);");
+    // packed before the batch's fence (else ptxas injects a warpgroup.arrive per wgmma), in an
+    // array that lives as long as the wgmma may read it
+    EXPECT_HAS(cuda, "uint32_t e1_packed[8][4];");
+    EXPECT_HAS(cuda, "for (int i = 0; i < 4; ++i) e1_packed[ks][i] = kiln::dev::wgmma::pack<"
+                     "kiln::dev::wgmma::DType::BF16>(e1[8 * ks + 2 * i], e1[8 * ks + 2 * i + 1]);");
+    EXPECT_LT(cuda.find("e1_packed[ks][i] = "), cuda.find("mma_rs<"));
+    EXPECT_HAS(cuda, "kiln::dev::wgmma::mma_rs<64, kiln::dev::wgmma::DType::BF16, 1>(O5, "
+                     "e1_packed[ks], kiln::dev::wgmma::advance(db0, ks * 2048), 1);");
+    EXPECT_HAS(cuda, "kiln::dev::wgmma::fence_operand(e1_packed);");
     EXPECT_HAS(cuda, "// alloc P1 at 163840: unused (what it would hold stays in registers)");
     // nothing is shared between the softmax and P.V any more: no barrier between them
     EXPECT_HAS(cuda, "// after %e63[:, :, :]: broadcast over compute processors; only per-thread "
