@@ -723,6 +723,31 @@ bool emit_fragment_statement(CodeWriter& w, const event::EventProgram& program,
     }
 }
 
+bool emit_fused_sub_exp(CodeWriter& w, const event::EventProgram& program, const KernelPlan& plan,
+                        const event::Op& call, const std::map<std::string, event::View>& b,
+                        const ir::LeafOp& sub, const ir::LeafOp& exp) {
+    auto same_tensor = [&](const ir::LeafOp& st, size_t i, const std::string& name) {
+        return i < st.operands.size() && st.operands[i].is_tensor() &&
+               st.operands[i].tensor().name == name && st.operands[i].tensor().indices.empty();
+    };
+    if (sub.op != "sub" || exp.op != "exp" || sub.operands.size() != 3 ||
+        !sub.operands[0].is_tensor() || !same_tensor(exp, 0, sub.operands[0].tensor().name) ||
+        !same_tensor(exp, 1, sub.operands[0].tensor().name))
+        return false;
+    auto access = [&](size_t i) { return operand_access(program, plan, call, b, sub, i); };
+    const Access d = access(0), x = access(1), y = access(2);
+    if (d.kind != Access::Kind::Fragment || y.kind == Access::Kind::Fragment ||
+        x.kind == Access::Kind::SharedRows || (x.kind == Access::Kind::Fragment && x.cols != d.cols))
+        return false;
+    w.line("// sub(" + d.name + ", " + x.name + ", " + y.name + "), exp(" + d.name +
+           "): exp2 of one FMA per element");
+    open_loops(w, d);
+    w.line(d.at("h", "c") + " = exp2f(fmaf(" + x.at("h", "c") + ", 1.44269504f, -" +
+           y.at("h", "c") + " * 1.44269504f));");
+    close_loops(w, d);
+    return true;
+}
+
 void emit_fragment_copy(CodeWriter& w, const KernelPlan& plan, const event::Op& copy) {
     if (auto dst = fragment_place(plan, copy.dst)) {
         if (dst->tensor->memory != ir::Memory::Shared)

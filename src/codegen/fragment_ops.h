@@ -51,6 +51,14 @@ bool emit_fragment_statement(CodeWriter& w, const event::EventProgram& program,
                              const KernelPlan& plan, const event::Op& call,
                              const std::map<std::string, event::View>& b, const ir::LeafOp& stmt);
 
+// Emits `sub(D, X, Y)` followed by `exp(D, D)` as one statement, D = exp2(X * log2e - Y * log2e)
+// (one FMA and the exp2 unit per element, as FlashAttention's softmax; `__expf` is exp2 of a
+// product too) and returns true; false, emitting nothing, when the two statements are not that
+// pair on register fragments.
+bool emit_fused_sub_exp(CodeWriter& w, const event::EventProgram& program, const KernelPlan& plan,
+                        const event::Op& call, const std::map<std::string, event::View>& b,
+                        const ir::LeafOp& sub, const ir::LeafOp& exp);
+
 // Emits a per-thread copy `copy S -> D` between a register fragment and a shared fragment.
 void emit_fragment_copy(CodeWriter& w, const KernelPlan& plan, const event::Op& copy);
 

@@ -681,6 +681,12 @@ bool emit_loop_call(CodeWriter& w, const event::EventProgram& program, const Ker
         if (!is_mma(leaf.body[i])) {
             if (pending.active && touches(call, b, leaf.body[i], pending.registers))
                 retire_pending(w, pending, why);
+            if (i + 1 < leaf.body.size() &&
+                !(pending.active && touches(call, b, leaf.body[i], pending.registers)) &&
+                emit_fused_sub_exp(w, program, plan, call, b, leaf.body[i], leaf.body[i + 1])) {
+                i += 2;
+                continue;
+            }
             emit_statement(w, program, plan, call, b, leaf.body[i], i, tma_stores);
             ++i;
             continue;

@@ -98,6 +98,15 @@ TEST(Attention, PStaysInRegistersAsTheSecondWgmmasAOperand) {
                      "registers are shared");
 }
 
+TEST(Attention, SubtractThenExpIsOneFmaAndExp2) {
+    std::string cuda = emit(lower("attention_d64"));
+    EXPECT_HAS(cuda, "// sub(e1, S5, mx1), exp(e1): exp2 of one FMA per element");
+    EXPECT_HAS(cuda, "e1[4 * ((c) / 2) + 2 * h + (c) % 2] = exp2f(fmaf(S5[4 * ((c) / 2) + 2 * h + "
+                     "(c) % 2], 1.44269504f, -mx1[h] * 1.44269504f));");
+    // a row vector's exp stays as it is
+    EXPECT_HAS(cuda, "a1[h] = __expf(a1[h]);");
+}
+
 TEST(Attention, BarriersNarrowToWhatTheOpsShare) {
     std::string cuda = emit(lower("attention_d64"));
     // init writes only per-thread registers: no barrier before the softmax needs them
