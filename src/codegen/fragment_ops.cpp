@@ -132,44 +132,28 @@ Access register_access(const KernelPlan& plan, const event::Op& op, const event:
                         " is not a thread's [2] or [2, n] fragment");
 }
 
+// A scalar operand of a leaf statement in C: float literals as C floats, the leaf's scalar
+// parameters replaced by the call's arguments, the rest as index arithmetic.
 std::string scalar_expr(const event::EventProgram& program, const event::Op& call,
                         const ir::ExprPtr& e) {
-    using K = ir::ExprKind;
-    auto bin = [&](const char* op) {
-        return "(" + scalar_expr(program, call, e->args[0]) + " " + op + " " +
-               scalar_expr(program, call, e->args[1]) + ")";
-    };
-    switch (e->kind) {
-    case K::Int:
-        return std::to_string(e->int_value);
-    case K::Float:
-        return float_literal(call, ir::Operand{e});
-    case K::Neg:
-        if (e->args[0]->kind == K::Float)
-            return float_literal(call, ir::Operand{e});
-        return "(-" + scalar_expr(program, call, e->args[0]) + ")";
-    case K::Add:
-        return bin("+");
-    case K::Sub:
-        return bin("-");
-    case K::Mul:
-        return bin("*");
-    case K::Name: {
-        const auto& leaf = leaf_of(program, call);
+    const auto& leaf = leaf_of(program, call);
+    return c_expr(e, [&](const ir::Expr& x) -> std::optional<std::string> {
+        const bool negated_float = x.kind == ir::ExprKind::Neg &&
+                                   x.args[0]->kind == ir::ExprKind::Float;
+        if (x.kind == ir::ExprKind::Float || negated_float)
+            return float_literal(call, ir::Operand{std::make_shared<ir::Expr>(x)});
+        if (x.kind != ir::ExprKind::Name)
+            return std::nullopt;
         size_t j = 0;
         for (const auto& p : leaf.params) {
             if (p.is_tensor)
                 continue;
-            if (p.name == e->name && j < call.scalars.size())
+            if (p.name == x.name && j < call.scalars.size())
                 return "(" + c_expr(call.scalars[j]) + ")";
             ++j;
         }
-        break;
-    }
-    default:
-        break;
-    }
-    unsupported(call, "scalar '" + ir::to_string(e) + "' has no per-thread lowering");
+        unsupported(call, "scalar '" + x.name + "' is not a scalar parameter of " + leaf.name);
+    });
 }
 
 Access operand_access(const event::EventProgram& program, const KernelPlan& plan,

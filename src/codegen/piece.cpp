@@ -18,11 +18,13 @@ int64_t elements(const ir::Shape& s) {
     return n;
 }
 
-std::string c_expr(const ir::ExprPtr& e) {
+std::string c_expr(const ir::ExprPtr& e, const ExprHook& hook) {
     using K = ir::ExprKind;
-    auto bin = [&](const char* op) {
-        return "(" + c_expr(e->args[0]) + " " + op + " " + c_expr(e->args[1]) + ")";
-    };
+    if (hook)
+        if (auto spelled = hook(*e))
+            return *spelled;
+    auto sub = [&](size_t i) { return c_expr(e->args[i], hook); };
+    auto bin = [&](const char* op) { return "(" + sub(0) + " " + op + " " + sub(1) + ")"; };
     switch (e->kind) {
     case K::Int:
         return std::to_string(e->int_value);
@@ -39,14 +41,13 @@ std::string c_expr(const ir::ExprPtr& e) {
     case K::Mod:
         return bin("%");
     case K::Neg:
-        return "(-" + c_expr(e->args[0]) + ")";
+        return "(-" + sub(0) + ")";
     case K::CeilDiv:
-        return "((" + c_expr(e->args[0]) + " + " + c_expr(e->args[1]) + " - 1) / " +
-               c_expr(e->args[1]) + ")";
+        return "((" + sub(0) + " + " + sub(1) + " - 1) / " + sub(1) + ")";
     case K::Min:
-        return "min(" + c_expr(e->args[0]) + ", " + c_expr(e->args[1]) + ")";
+        return "min(" + sub(0) + ", " + sub(1) + ")";
     case K::Max:
-        return "max(" + c_expr(e->args[0]) + ", " + c_expr(e->args[1]) + ")";
+        return "max(" + sub(0) + ", " + sub(1) + ")";
     case K::Float:
     case K::Grid:
         break;

@@ -6,7 +6,9 @@
 #include "ir/diagnostic.h"
 #include "ir/event.h"
 
+#include <functional>
 #include <map>
+#include <optional>
 #include <set>
 #include <string>
 #include <vector>
@@ -44,7 +46,11 @@ Result<Fragment> peel_fragment(const Scope& scope, const event::View& view,
 // How many elements a shape (or a grid of extents) holds.
 int64_t elements(const ir::Shape& s);
 
+// Spells some leaves of an expression itself (a leaf's scalar parameters, float literals);
+// nullopt leaves the node to c_expr.
+using ExprHook = std::function<std::optional<std::string>(const ir::Expr&)>;
+
 // C spelling of an index expression over loop and processor variables.
-std::string c_expr(const ir::ExprPtr& e);
+std::string c_expr(const ir::ExprPtr& e, const ExprHook& hook = {});
 
 } // namespace kiln::codegen
