@@ -23,7 +23,8 @@ CASES=(gemm:gemm: gemm_ragged:gemm:M=200,N=300,K=100 batched_gemm:batched_gemm: 
        gemm_splitk:gemm_splitk:M=127,N=4096,K=4096 gemm_splitk_ragged:gemm_splitk:M=200,N=300,K=1000:--tunable=KC=256
        gemm_splitk_cluster:gemm_splitk:M=127,N=4096,K=4096:--cluster=2
        attention_d64:attention_d64: attention_d64_causal_ragged:attention_d64_causal:Z=3,N=1000
-       attention_d128:attention_d128: attention_d128_causal:attention_d128_causal:)
+       attention_d128:attention_d128: attention_d128_causal:attention_d128_causal:
+       attention_d64_bn64:attention_d64::--tunable=BN=64 attention_d128_f16:attention_d128::--dtype=bf16=f16)
 fail=0
 pids=()
 for c in "${CASES[@]}"; do

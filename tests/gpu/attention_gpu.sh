@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The generated attention kernels on a GPU machine: every attention example through
 # `kiln run --gpu` (generate, NVRTC, run, compare with the float64 reference on fresh random
-# data) at its own size and at a ragged one (N not a multiple of the 128-row tiles), then
+# data) at its own size and at a ragged one (N not a multiple of the 128-row tiles), three other
+# mappings (64-wide key tiles, a 2-deep pipeline, f16) at the ragged size, then
 # compute-sanitizer memcheck / racecheck / synccheck on a small ragged causal run, then timings
 # at 128K tokens (Z x N = 131072, N = 1024 and 4096) next to PyTorch's SDPA (bench/attention_sdpa.py)
 # in the same job. Exits non-zero when a check fails.
@@ -22,6 +23,16 @@ for e in "${examples[@]}"; do
         echo "$e ${sizes:-(own sizes)}: rc=$rc $(grep -E 'rel error' <<<"$out")"
         [ $rc -eq 0 ] || { fail=1; tail -5 <<<"$out"; }
     done
+done
+# Other mappings of the same programs: 64-wide key tiles, a 2-deep pipeline, f16.
+for variant in "attention_d64 --tunable BN=64" "attention_d64_causal --pipeline attn_block=2" \
+    "attention_d128 --dtype bf16=f16"; do
+    # shellcheck disable=SC2086  # the variant's words
+    out=$(timeout 120 "$K" run examples/${variant%% *}.kiln ${variant#* } --gpu --iters 5 \
+        --size Z=3 --size N=1000 2>&1)
+    rc=$?
+    echo "$variant, Z=3 N=1000: rc=$rc $(grep -E 'rel error' <<<"$out")"
+    [ $rc -eq 0 ] || { fail=1; tail -5 <<<"$out"; }
 done
 for tool in memcheck racecheck synccheck; do
     if timeout 120 compute-sanitizer --tool $tool --error-exitcode 3 "$K" run \
