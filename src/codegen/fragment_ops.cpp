@@ -20,10 +20,11 @@ struct FragmentPlace {
     std::string row, col;
     std::string instance = "0"; // index of the tensor's instance when replicated over (g, w)
     Piece piece;                // the warpgroup's (or the warp's) piece the fragment splits
+    bool through_warps = false; // split by a WARP mma partition first (a 64-row piece)
     bool same_piece(const FragmentPlace& o) const {
         return tensor == o.tensor && piece.origin == o.piece.origin &&
                piece.extent == o.piece.extent && instance == o.instance &&
-               row.find("16 *") == o.row.find("16 *");
+               through_warps == o.through_warps;
     }
 };
 
@@ -51,6 +52,7 @@ std::optional<FragmentPlace> fragment_place(const KernelPlan& plan, const event:
             return std::nullopt;
         wg_view = warp->second.source;
         warp_rows = "16 * " + d[1].var + " + ";
+        f.through_warps = true;
     }
     auto piece = resolve_piece(plan.scope, wg_view);
     if (!piece || piece->dims.size() != 2)
