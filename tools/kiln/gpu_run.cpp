@@ -80,13 +80,31 @@ GpuProgram generate(const GpuRunOptions& o) {
     return {std::move(program), tree.sizes, std::move(generated)};
 }
 
-// 2·M·N·K per GEMM the program's reference computes (gemm, batched_gemm, gemm_rowsum: one;
-// dual_gemm_swiglu: two); 0 when the reference is not of the GEMM family.
-double gemm_flops(const ir::Program& p, const interp::TensorMap& inputs) {
+// Attention O = softmax(Q K^T) V over [Z, N, D] tensors: 4 Z N^2 D, half of it with `causal`.
+double attention_flops(const ir::Reference& r, const interp::TensorMap& inputs) {
+    if (r.args.empty() || !inputs.count(r.args[0].name))
+        return 0;
+    const auto& shape = inputs.at(r.args[0].name).shape;
+    if (shape.size() != 3)
+        return 0;
+    bool causal = false;
+    for (const auto& a : r.args)
+        causal = causal || (a.name == "causal" && a.value && *a.value != 0);
+    const double n = static_cast<double>(shape[1]);
+    return 4.0 * static_cast<double>(shape[0]) * n * n * static_cast<double>(shape[2]) *
+           (causal ? 0.5 : 1.0);
+}
+
+// The useful floating-point work of the program's reference: 2·M·N·K per GEMM (gemm,
+// batched_gemm, gemm_rowsum: one; dual_gemm_swiglu: two), attention's; 0 for others (no rate
+// is printed).
+double reference_flops(const ir::Program& p, const interp::TensorMap& inputs) {
     if (!p.reference)
         return 0;
     const auto& name = p.reference->name;
     const auto& args = p.reference->args;
+    if (name == "attention")
+        return attention_flops(*p.reference, inputs);
     const int gemms = name == "dual_gemm_swiglu"                                            ? 2
                       : (name == "gemm" || name == "batched_gemm" || name == "gemm_rowsum") ? 1
                                                                                             : 0;
@@ -201,7 +219,7 @@ int run_on_gpu(const GpuRunOptions& o) {
     }
     if (o.iterations > 0)
         print_timing(value_or_fail(runtime::time_launches(d, launch, o.warmup, o.iterations)),
-                     gemm_flops(g.program, inputs));
+                     reference_flops(g.program, inputs));
     return pass ? kExitOk : kExitMismatch;
 }
 
