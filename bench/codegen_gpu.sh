@@ -3,7 +3,8 @@
 # --emit=cuda for bench/codegen_cases.txt), build the harness per case, check every case against
 # float64, compute-sanitizer the *_small ones, time each side by side with its cuBLAS peers and
 # Triton (bench/triton_peers.py), and print the ratio table with the issue's targets.
-# Then the attention examples (tests/gpu/attention_gpu.sh, with the kiln packed in build-cg/kiln).
+# Then the attention examples (tests/gpu/attention_gpu.sh, then bench/attention_bench.py against
+# SDPA, with the kiln packed in build-cg/kiln).
 # Usage: bench/codegen_gpu.sh [--quick]   (results in $OUT or bench/results)
 #        bench/codegen_gpu.sh --prepare [--quick]   (on a build machine, no GPU needed)
 # kiln needs Debian dev packages (Z3, CBC, fmt, CLI11, nlohmann-json) that the lent GPU image
@@ -59,6 +60,10 @@ python3 bench/codegen_table.py "$RES/codegen_gemm.json" $triton_json --md "$RES/
 # The attention examples: correctness, sanitizers, and SDPA side by side (needs a packed kiln).
 if [ -x build-cg/kiln/bin/kiln ]; then
     bash tests/gpu/attention_gpu.sh build-cg/kiln | tee "$RES/attention_gpu.txt" || fail=1
+    # kiln next to SDPA in one process, timed in alternation
+    LD_LIBRARY_PATH=$PWD/build-cg/kiln/lib:$LD_LIBRARY_PATH timeout 500 python3 \
+        bench/attention_bench.py build-cg/kiln/bin/kiln $QUICK --json "$RES/attention_bench.json" \
+        2>&1 | grep -v '^ptxas' || fail=1
 else
     echo "attention: no packed kiln in build-cg/kiln (run bench/codegen_gpu.sh --prepare here)"
 fi
