@@ -71,7 +71,17 @@ for d, causal, n in cases:
           f"{row['sdpa_tflops']:6.1f}  kiln/SDPA {row['ratio']:.3f} [{ratios[0]:.3f}, "
           f"{ratios[-1]:.3f}]  rel err vs SDPA {err:.1e}", flush=True)
     assert err < 2e-2, f"{example}: kiln differs from SDPA (rel err {err})"
+def smi(query):
+    try:
+        return subprocess.run(["nvidia-smi", f"--query-gpu={query}", "--format=csv,noheader"],
+                              capture_output=True, text=True).stdout.strip()
+    except OSError:
+        return "n/a"
+
+
 if json_path:
     with open(json_path, "w") as f:
-        json.dump(dict(gpu=torch.cuda.get_device_name(), torch=torch.__version__, rows=rows), f,
-                  indent=1)
+        json.dump(dict(gpu=torch.cuda.get_device_name(), clocks_sm_mem=smi("clocks.sm,clocks.mem"),
+                       max_clocks=smi("clocks.max.sm,clocks.max.mem"),
+                       driver=smi("driver_version"), torch=torch.__version__,
+                       command=" ".join(sys.argv), rows=rows), f, indent=1)
