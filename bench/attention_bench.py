@@ -16,7 +16,7 @@ import torch
 import torch.nn.functional as F
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from gemm_bench_util import bench_pair  # noqa: E402
+from gemm_bench_util import bench_pair, smi  # noqa: E402
 
 kiln = sys.argv[1]
 quick = "--quick" in sys.argv
@@ -71,14 +71,6 @@ for d, causal, n in cases:
           f"{row['sdpa_tflops']:6.1f}  kiln/SDPA {row['ratio']:.3f} [{ratios[0]:.3f}, "
           f"{ratios[-1]:.3f}]  rel err vs SDPA {err:.1e}", flush=True)
     assert err < 2e-2, f"{example}: kiln differs from SDPA (rel err {err})"
-def smi(query):
-    try:
-        return subprocess.run(["nvidia-smi", f"--query-gpu={query}", "--format=csv,noheader"],
-                              capture_output=True, text=True).stdout.strip()
-    except OSError:
-        return "n/a"
-
-
 if json_path:
     with open(json_path, "w") as f:
         json.dump(dict(gpu=torch.cuda.get_device_name(), clocks_sm_mem=smi("clocks.sm,clocks.mem"),

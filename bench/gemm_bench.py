@@ -8,7 +8,6 @@ Usage: python3 bench/gemm_bench.py [--quick] [--only SECTIONS] [--json PATH]"""
 import json
 import os
 import statistics
-import subprocess
 import sys
 
 import torch
@@ -17,7 +16,7 @@ from triton.testing import do_bench
 sys.path.insert(0, __file__.rsplit("/", 1)[0])
 import cublas_peers as cb  # noqa: E402
 import kiln_gemm as kg  # noqa: E402
-from gemm_bench_util import bench, bench_pair  # noqa: E402
+from gemm_bench_util import bench, bench_pair, smi  # noqa: E402
 
 quick = "--quick" in sys.argv
 only = set(sys.argv[sys.argv.index("--only") + 1].split(",")) if "--only" in sys.argv else None
@@ -30,14 +29,6 @@ def want(section):
 json_path = sys.argv[sys.argv.index("--json") + 1] if "--json" in sys.argv else None
 torch.manual_seed(0)
 dev = "cuda"
-
-
-def smi(q):
-    try:
-        return subprocess.run(["nvidia-smi", f"--query-gpu={q}", "--format=csv,noheader"],
-                              capture_output=True, text=True).stdout.strip()
-    except OSError:
-        return "n/a"
 
 
 def bench_call(fn):

@@ -1,5 +1,6 @@
-"""Timing shared by the GEMM benchmarks."""
+"""Timing (and the GPU's clocks) shared by the benchmarks."""
 import statistics
+import subprocess
 
 import torch
 from triton.testing import do_bench
@@ -40,3 +41,12 @@ def bench_pair(peer, kiln, iters=10, rounds=7):
         tk.append(do_bench(gk.replay, warmup=25, rep=100, return_mode="median") / iters)
     ratios = sorted(p / k for p, k in zip(tp, tk))
     return statistics.median(tp), statistics.median(tk), ratios
+
+
+def smi(query):
+    """One nvidia-smi query (e.g. "clocks.sm,clocks.mem") as CSV text, "n/a" without nvidia-smi."""
+    try:
+        return subprocess.run(["nvidia-smi", f"--query-gpu={query}", "--format=csv,noheader"],
+                              capture_output=True, text=True).stdout.strip()
+    except OSError:
+        return "n/a"

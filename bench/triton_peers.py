@@ -22,7 +22,6 @@ any case was wrong or failed, 0 otherwise; cases TMA cannot address are reported
 import argparse
 import json
 import os
-import subprocess
 import sys
 
 KINDS = ("gemm", "dual", "rowsum")
@@ -73,14 +72,6 @@ def parse_args(argv):
     if not args.cases:
         p.error("no cases: give --case KIND:M,N,K or --cases FILE")
     return args
-
-
-def smi(query):
-    try:
-        return subprocess.run(["nvidia-smi", f"--query-gpu={query}", "--format=csv,noheader"],
-                              capture_output=True, text=True).stdout.strip()
-    except OSError:
-        return "n/a"
 
 
 class Runner:
@@ -208,6 +199,7 @@ def main(argv):
         print("triton_peers: no CUDA device", file=sys.stderr)
         return 2
     import triton
+    from gemm_bench_util import smi
 
     torch.manual_seed(0)
     report = {
