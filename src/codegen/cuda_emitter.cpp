@@ -258,14 +258,16 @@ private:
                     ";  // alloc " + b->name + " : SHARED " + std::string(ir::spelling(b->dtype)) +
                     ir::shape_string(b->shape) + " stages " + std::to_string(b->stages) + " (" +
                     b->origin + ")");
-        for (const auto* b : plan_.shared)
-            if (plan_.dead_buffers.count(b->name))
+        for (const auto* b : plan_.shared) {
+            if (plan_.dead_buffers.count(b->name)) {
                 w_.line("// alloc " + b->name + " at " + std::to_string(b->offset) +
                         ": unused (what it would hold stays in registers)");
-            else
+                continue;
+            }
             w_.line("uint8_t* const " + b->name + "_smem = smem + " + std::to_string(b->offset) +
                     ";  // alloc " + b->name + " : SHARED " + std::string(ir::spelling(b->dtype)) +
                     ir::shape_string(b->shape) + " (" + b->origin + ")");
+        }
         barrier_declarations();
         if (!stores_.empty())
             w_.line("uint8_t* const staging_smem = smem + kStagingOffset;");
@@ -611,9 +613,6 @@ private:
         release_held();
     }
 
-    // A loop of several calls (attention): each op in program order after its synchronization;
-    // every wgmma batch is drained where it is issued (emit_loop_call), so the call that frees a
-    // group's stage releases it right after.
     // The stage releases of the groups `op` frees, at stage expression `stage`.
     std::vector<std::string> releases(const event::Op& op, const std::string& stage,
                                       const std::string& guard) const {
@@ -626,9 +625,12 @@ private:
         return out;
     }
 
-    // The iteration's last call, when it ends with a wgmma batch, leaves it in flight: the next
-    // iteration's first wgmma wait (or the end of the loop) retires it and releases its stages
-    // then (`deferred_stage`), so its tensor-core work overlaps the next iteration's start.
+    // A loop of several calls (attention): each op in program order after its synchronization;
+    // every wgmma batch is drained where it is issued (emit_loop_call), so the call that frees a
+    // group's stage releases it right after. The exception is the iteration's last call when it
+    // ends with a wgmma batch: that batch stays in flight, the next iteration's first wgmma wait
+    // (or the end of the loop) retires it and releases its stages then (`deferred_stage`), so
+    // its tensor-core work overlaps the next iteration's start.
     void multi_call_loop() {
         const event::Op& last = *plan_.loop_body.back();
         const auto deferred = plan_.elided.count(last.result)

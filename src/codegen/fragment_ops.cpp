@@ -116,15 +116,25 @@ struct Access {
     }
 };
 
+// Whole rows of an f32 row-major SHARED tensor: what a thread's lhs fragment of it reads, which
+// a register tensor may alias (plan_row_aliases) or copy (emit_fragment_copy).
+bool is_shared_rows(const FragmentPlace& f) {
+    return f.role == ir::MmaRole::Lhs && f.tensor->memory == ir::Memory::Shared &&
+           f.tensor->dtype == ir::DType::F32 && !f.tensor->layout;
+}
+
+// The thread's two rows of such a fragment, read in place.
+Access shared_rows_access(const event::Op& op, const FragmentPlace& f, const std::string& name) {
+    const int64_t width = f.tensor->shape[1];
+    Access a{Access::Kind::SharedRows, name, width, {}, width};
+    a.row_ptr = "reinterpret_cast<const float*>(" + shared_address(op, f, f.row, f.col) + ")";
+    return a;
+}
+
 // A register tensor, or one that aliases rows of shared memory, as an Access.
 Access register_access(const KernelPlan& plan, const event::Op& op, const event::View& v) {
-    if (auto alias = plan.row_aliases.find(v.name); alias != plan.row_aliases.end() && v.whole()) {
-        auto f = fragment_place(plan, alias->second);
-        const auto& t = *f->tensor;
-        Access a{Access::Kind::SharedRows, v.name, t.shape[1], {}, t.shape[1]};
-        a.row_ptr = "reinterpret_cast<const float*>(" + shared_address(op, *f, f->row, f->col) + ")";
-        return a;
-    }
+    if (auto alias = plan.row_aliases.find(v.name); alias != plan.row_aliases.end() && v.whole())
+        return shared_rows_access(op, *fragment_place(plan, alias->second), v.name);
     const auto& r = register_tensor(plan, op, v);
     if (r.shape.size() == 1 && r.shape[0] == 2)
         return {Access::Kind::Rows, r.name, 1, {}, 0};
@@ -354,9 +364,7 @@ std::map<std::string, event::View> plan_row_aliases(const KernelPlan& plan) {
         auto r = plan.scope.tensors.find(op->dst.name);
         auto f = fragment_place(plan, op->src);
         if (r == plan.scope.tensors.end() || r->second.memory != ir::Memory::Register || !f ||
-            f->role != ir::MmaRole::Lhs || f->tensor->memory != ir::Memory::Shared ||
-            f->tensor->dtype != ir::DType::F32 || f->tensor->layout ||
-            elements(r->second.shape) <= kRowAliasLimit)
+            !is_shared_rows(*f) || elements(r->second.shape) <= kRowAliasLimit)
             continue;
         out.emplace(op->dst.name, op->src);
     }
@@ -748,17 +756,11 @@ void emit_fragment_copy(CodeWriter& w, const KernelPlan& plan, const event::Op& 
     }
     auto src = fragment_place(plan, copy.src);
     const Access d = register_access(plan, copy, copy.dst);
-    if (!src || src->tensor->memory != ir::Memory::Shared || src->role != ir::MmaRole::Lhs ||
-        src->tensor->dtype != ir::DType::F32 || src->tensor->layout ||
-        d.kind != Access::Kind::Fragment)
+    if (!src || !is_shared_rows(*src) || d.kind != Access::Kind::Fragment)
         unsupported(copy, "a per-thread copy into registers reads whole rows of an f32 SHARED "
                           "tensor (an lhs fragment) into a [2, n] register fragment");
-    Access s{Access::Kind::SharedRows, copy.src.name, src->tensor->shape[1], {},
-             src->tensor->shape[1]};
-    s.row_ptr = "reinterpret_cast<const float*>(" +
-                shared_address(copy, *src, src->row, src->col) + ")";
     w.line("// " + event::print_view(copy.src) + " -> " + d.name + ": this thread's two rows");
-    emit_elementwise(w, copy, d, s.at("h", "c"));
+    emit_elementwise(w, copy, d, shared_rows_access(copy, *src, copy.src.name).at("h", "c"));
 }
 
 } // namespace kiln::codegen

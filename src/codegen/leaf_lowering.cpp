@@ -1,15 +1,14 @@
 #include "codegen/leaf_lowering.h"
 
 #include "codegen/fragment_ops.h"
-
 #include "codegen/tma_lowering.h"
 #include "codegen/tma_store.h"
 #include "ir/event_printer.h"
 
+#include <algorithm>
 #include <cmath>
 #include <map>
 #include <optional>
-#include <algorithm>
 #include <set>
 #include <sstream>
 
@@ -205,41 +204,10 @@ void emit_register_operand_packing(CodeWriter& w, const KernelPlan& plan, const 
     w.close();
 }
 
-// The wgmma chain of emit_mma with A from the register fragment `reg` stored into A's buffer
-// (plan.register_operands): k-step ks takes its registers 8ks .. 8ks + 7, packed in pairs.
-void emit_mma_rs(CodeWriter& w, const KernelPlan& plan, const event::Op& call,
-                 const ir::LeafOp& stmt, const event::TensorDecl& acc, const event::TensorDecl& at,
-                 const event::TensorDecl& bt, const std::string& reg, int n,
-                 const std::string& stage) {
-    const bool bt_form = stmt.op == "mma_bt";
-    const int64_t k = at.shape[1], nn = bt_form ? bt.shape[0] : bt.shape[1];
-    const auto& r = plan.scope.tensors.at(reg);
-    if (r.shape != ir::Shape{2, k / 4})
-        unsupported(call, "register operand " + reg + " does not hold the thread's part of " +
-                              at.name);
-    const std::string db = "db" + std::to_string(n);
-    const std::string dt = wgmma_dtype(call, at.dtype);
-    w.line("// " + stmt.op + "(" + acc.name + ", " + at.name + ", " + bt.name + "): " +
-           std::to_string(k / 16) + " x wgmma m64n" + std::to_string(nn) + "k16, " + at.name +
-           " from the registers of " + reg + " (the accumulator layout is wgmma's A layout), " +
-           bt.name + (bt_form ? " K-major" : " MN-major"));
-    w.line("const uint64_t " + db + " = kiln::dev::wgmma::make_desc<kiln::dev::swizzle::Mode::B128>(" +
-           operand_pointer(bt, stage) + ", " +
-           (bt_form ? std::string("16") : std::to_string(bt.shape[0] * kPanelRowBytes)) +
-           ", 1024);");
-    w.line("#pragma unroll");
-    w.open("for (int ks = 0; ks < " + std::to_string(k / 16) + "; ++ks)");
-    const std::string b_step = bt_form ? "ks / 4 * " + std::to_string(bt.shape[0] * kPanelRowBytes) +
-                                             " + ks % 4 * 32"
-                                       : "ks * " + std::to_string(16 * kPanelRowBytes);
-    w.line("kiln::dev::wgmma::mma_rs<" + std::to_string(nn) + ", " + dt + ", " +
-           (bt_form ? "0" : "1") + ">(" + acc.name + ", " + reg + "_packed[ks], kiln::dev::wgmma::advance(" + db +
-           ", " + b_step + "), 1);");
-    w.close();
-}
-
 // mma(C, A, B) (B an rhs fragment: [K, N], MN-major) or mma_bt(C, A, B) (B an rhs_t fragment:
-// [N, K], K-major). A is K-major: 64 rows of a swizzle128 buffer, its K in 64-wide panels.
+// [N, K], K-major). A is K-major: 64 rows of a swizzle128 buffer, its K in 64-wide panels; or,
+// where plan.register_operands keeps A's buffer in registers, the packed register fragment
+// (wgmma's RS form: k-step ks takes registers 8ks .. 8ks + 7 of the fragment).
 void emit_mma(CodeWriter& w, const KernelPlan& plan, const event::Op& call,
               const std::map<std::string, event::View>& b, const ir::LeafOp& stmt, int n,
               const std::string& stage) {
@@ -268,14 +236,21 @@ void emit_mma(CodeWriter& w, const KernelPlan& plan, const event::Op& call,
                               std::to_string(nn) + " needs " + std::to_string(nn / 2));
     const std::string sw = "kiln::dev::swizzle::Mode::B128";
     const std::string da = "da" + std::to_string(n), db = "db" + std::to_string(n);
-    if (auto reg = plan.register_operands.find(at.name); reg != plan.register_operands.end())
-        return emit_mma_rs(w, plan, call, stmt, acc, at, bt, reg->second, n, stage);
+    const auto reg = plan.register_operands.find(at.name);
+    const bool rs = reg != plan.register_operands.end();
+    if (rs && plan.scope.tensors.at(reg->second).shape != ir::Shape{2, k / 4})
+        unsupported(call, "register operand " + reg->second +
+                              " does not hold the thread's part of " + at.name);
     w.line("// " + stmt.op + "(" + acc.name + ", " + at.name + ", " + bt.name + "): " +
            std::to_string(k / 16) + " x wgmma m64n" + std::to_string(nn) + "k16, " + at.name +
-           " K-major, " + bt.name + (bt_form ? " K-major" : " MN-major"));
-    w.line("const uint64_t " + da + " = kiln::dev::wgmma::make_desc<" + sw + ">(" +
-           operand_pointer(at, stage) + " + (" + a.origin[0] + ") * " +
-           std::to_string(kPanelRowBytes) + ", 16, 1024);");
+           (rs ? " from the registers of " + reg->second +
+                     " (the accumulator layout is wgmma's A layout)"
+               : std::string(" K-major")) +
+           ", " + bt.name + (bt_form ? " K-major" : " MN-major"));
+    if (!rs)
+        w.line("const uint64_t " + da + " = kiln::dev::wgmma::make_desc<" + sw + ">(" +
+               operand_pointer(at, stage) + " + (" + a.origin[0] + ") * " +
+               std::to_string(kPanelRowBytes) + ", 16, 1024);");
     w.line("const uint64_t " + db + " = kiln::dev::wgmma::make_desc<" + sw + ">(" +
            operand_pointer(bt, stage) + ", " +
            (bt_form ? std::string("16") : std::to_string(bt.shape[0] * kPanelRowBytes)) +
@@ -289,11 +264,17 @@ void emit_mma(CodeWriter& w, const KernelPlan& plan, const event::Op& call,
     const std::string b_step =
         bt_form ? (bt.shape[1] == kPanelElems ? "ks * 32" : kmajor_step(bt.shape[0]))
                 : "ks * " + std::to_string(16 * kPanelRowBytes);
+    const std::string b_arg = "kiln::dev::wgmma::advance(" + db + ", " + b_step + ")";
+    const std::string dt = wgmma_dtype(call, at.dtype), trans_b = bt_form ? "0" : "1";
     w.line("#pragma unroll");
     w.open("for (int ks = 0; ks < " + std::to_string(k / 16) + "; ++ks)");
-    w.line("kiln::dev::wgmma::mma<" + std::to_string(nn) + ", " + wgmma_dtype(call, at.dtype) +
-           ", 0, " + (bt_form ? "0" : "1") + ">(" + acc.name + ", kiln::dev::wgmma::advance(" +
-           da + ", " + a_step + "), kiln::dev::wgmma::advance(" + db + ", " + b_step + "), 1);");
+    if (rs)
+        w.line("kiln::dev::wgmma::mma_rs<" + std::to_string(nn) + ", " + dt + ", " + trans_b +
+               ">(" + acc.name + ", " + reg->second + "_packed[ks], " + b_arg + ", 1);");
+    else
+        w.line("kiln::dev::wgmma::mma<" + std::to_string(nn) + ", " + dt + ", 0, " + trans_b +
+               ">(" + acc.name + ", kiln::dev::wgmma::advance(" + da + ", " + a_step + "), " +
+               b_arg + ", 1);");
     w.close();
 }
 
@@ -603,10 +584,6 @@ void emit_statement(CodeWriter& w, const event::EventProgram& program, const Ker
 
 bool is_mma(const ir::LeafOp& s) { return s.op == "mma" || s.op == "mma_bt"; }
 
-} // namespace
-
-namespace {
-
 // The registers a batch of mma statements [i, j) of the call uses: its accumulators and the
 // register fragments standing for A operands (plan.register_operands).
 std::set<std::string> batch_registers(const KernelPlan& plan, const event::Op& call,
@@ -618,8 +595,9 @@ std::set<std::string> batch_registers(const KernelPlan& plan, const event::Op& c
         out.insert(operand_view(call, b, body[i], 0).name);
         auto frag = peel_fragment(plan.scope, operand_view(call, b, body[i], 1), dims[1].var,
                                   dims[2].var);
-        auto piece = frag ? resolve_piece(plan.scope, frag->warpgroup_view)
-                          : Result<Piece>(Diagnostic{{}, "not a fragment"});
+        if (!frag)
+            continue;
+        auto piece = resolve_piece(plan.scope, frag->warpgroup_view);
         if (!piece)
             continue;
         if (auto reg = plan.register_operands.find(piece->tensor->name);
@@ -682,7 +660,6 @@ bool emit_loop_call(CodeWriter& w, const event::EventProgram& program, const Ker
             if (pending.active && touches(call, b, leaf.body[i], pending.registers))
                 retire_pending(w, pending, why);
             if (i + 1 < leaf.body.size() &&
-                !(pending.active && touches(call, b, leaf.body[i], pending.registers)) &&
                 emit_fused_sub_exp(w, program, plan, call, b, leaf.body[i], leaf.body[i + 1])) {
                 i += 2;
                 continue;
