@@ -45,6 +45,9 @@ public:
         if (clustered() && (groups_.size() > 1 || !once_loads_.empty()))
             unsupported(*plan_.grid, "clusters of a loop with several copy groups (attention) are "
                                      "not generated");
+        if (clustered() && plan_.loop->loop.limit)
+            unsupported(*plan_.loop, "a limited loop in a cluster: the CTAs of a pair share "
+                                     "every multicast stage, so they must run the same iterations");
         for (auto& l : loads_)
             if (cluster_.splits_rows(l)) { // each CTA's box covers its half of the rows
                 l.box[1] /= static_cast<uint32_t>(cluster_.size);
@@ -377,7 +380,7 @@ private:
         // Leading variables (e.g. the batch) outermost; with grouping, the last two are visited in
         // groups of kGroupRows row-tiles, the row index fastest, so the CTAs resident at one time
         // share a few column and row panels in L2 (grouped rasterization).
-        const auto decls = grid_index_decls(l, "tile");
+        const auto decls = grid_index_decls(l, "tile", longest_first());
         for (size_t d = 0; d < (grouped ? n - 2 : n); ++d)
             w_.line(decls[d]);
         if (!grouped)
@@ -397,9 +400,46 @@ private:
         w_.line("const int " + l.vars[n - 1] + " = in_plane % " + group + " / group_rows;");
     }
 
+    // A limited loop gives the tiles unequal work. Where the limit grows with a grid index, that
+    // index runs from its last value down, so the longest tiles start first and the short ones
+    // fill the grid's tail (longest-processing-time order; causal attention's last query rows).
+    std::set<std::string> longest_first() const {
+        std::set<std::string> out;
+        const ir::ExprPtr& limit = plan_.loop->loop.limit;
+        if (!limit)
+            return out;
+        const auto& g = cluster_.schedule;
+        for (size_t d = 0; d < g.vars.size(); ++d) {
+            auto limit_at = [&](int64_t value) {
+                std::map<std::string, int64_t> at;
+                for (const auto& v : g.vars)
+                    at[v] = v == g.vars[d] ? value : 0;
+                auto r = ir::evaluate_int(*limit, ir::lookup_in(at));
+                return r.ok() ? *r : 0;
+            };
+            if (limit_at(g.extents[d] - 1) > limit_at(0))
+                out.insert(g.vars[d]);
+        }
+        return out;
+    }
+
+    // The loop's trip count: its extent, or min(extent, limit) where the program stops it early
+    // (the limit reads the tile's indices, which both roles compute the same way).
     std::string k_loop_head() const {
-        return "for (int " + plan_.loop_var() + " = 0; " + plan_.loop_var() + " < " +
-               std::to_string(plan_.loop->loop.extents[0]) + "; ++" + plan_.loop_var() + ")";
+        const event::Loop& l = plan_.loop->loop;
+        std::string bound = std::to_string(l.extents[0]);
+        if (l.limit) {
+            std::vector<std::string> names;
+            ir::collect_names(*l.limit, names);
+            for (const auto& n : names)
+                if (std::find(plan_.grid->loop.vars.begin(), plan_.grid->loop.vars.end(), n) ==
+                    plan_.grid->loop.vars.end())
+                    unsupported(*plan_.loop, "its limit " + ir::to_string(l.limit) + " reads '" +
+                                                 n + "', not an index of the block's tile");
+            bound = "min(" + bound + ", " + c_expr(l.limit) + ")";
+        }
+        return "for (int " + plan_.loop_var() + " = 0; " + plan_.loop_var() + " < " + bound +
+               "; ++" + plan_.loop_var() + ")";
     }
 
     void dma_role() {
@@ -529,6 +569,9 @@ private:
         for (const auto* op : plan_.after_loop)
             thread_call(*op);
         for (const auto& l : once_loads_) {
+            if (plan_.loop->loop.limit)
+                w_.line("kiln::dev::mbarrier::wait(" + once_barrier(l, "full") +
+                        ", tile_phase);  // landed, even where the limited loop ran no iteration");
             w_.line("// the tile is done with " + l.buffer->name + ": the DMA warp may load the next");
             w_.line("if (" + plan_.compute_dims[2].var + " == 0) kiln::dev::mbarrier::arrive(" +
                     once_barrier(l, "empty") + ");");

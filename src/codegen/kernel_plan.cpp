@@ -285,13 +285,17 @@ private:
 
 } // namespace
 
-std::vector<std::string> grid_index_decls(const event::Loop& loop, const std::string& linear) {
+std::vector<std::string> grid_index_decls(const event::Loop& loop, const std::string& linear,
+                                          const std::set<std::string>& descending) {
     std::vector<std::string> decls(loop.vars.size());
     int64_t div = 1;
     for (size_t d = loop.vars.size(); d-- > 0;) {
         const std::string quotient = div == 1 ? linear : linear + " / " + std::to_string(div);
-        decls[d] = "const int " + loop.vars[d] + " = " + quotient + " % " +
-                   std::to_string(loop.extents[d]) + ";";
+        const std::string extent = std::to_string(loop.extents[d]);
+        decls[d] = "const int " + loop.vars[d] + " = " +
+                   (descending.count(loop.vars[d])
+                        ? extent + " - 1 - " + quotient + " % " + extent + ";  // last first"
+                        : quotient + " % " + extent + ";");
         div *= loop.extents[d];
     }
     return decls;

@@ -79,7 +79,9 @@ Result<KernelPlan> plan_kernel(const event::EventProgram& program);
 
 // Declarations of a BLOCK pfor's variables from the linear index `linear` (`tile`,
 // `blockIdx.x`), the last variable fastest, in variable order: "const int i = tile / 2 % 2;".
-std::vector<std::string> grid_index_decls(const event::Loop& loop, const std::string& linear);
+// The variables in `descending` run from their last value down.
+std::vector<std::string> grid_index_decls(const event::Loop& loop, const std::string& linear,
+                                          const std::set<std::string>& descending = {});
 
 // The Diagnostic every lowering step raises for an op shape it does not support.
 [[noreturn]] void unsupported(const event::Op& op, const std::string& why);

@@ -4,6 +4,7 @@
 #include "interp/random.h"
 #include "interp/view.h"
 
+#include <algorithm>
 #include <memory>
 #include <optional>
 
@@ -312,10 +313,12 @@ private:
         if (extents.size() != l.vars.size())
             fail_at(l.loc, "loop has " + std::to_string(l.vars.size()) + " variables over a " +
                                std::to_string(extents.size()) + "-d domain");
-        const int64_t total = element_count(extents);
         for (int64_t d : extents)
             if (d < 0)
                 fail_at(l.loc, "loop extent " + std::to_string(d) + " is negative");
+        int64_t total = element_count(extents);
+        if (l.limit)
+            total = std::clamp<int64_t>(eval_int(l.limit, f, l.loc), 0, total);
         for (int64_t it = 0; it < total; ++it) {
             const Frame::Mark m = f.mark();
             int64_t rest = it;

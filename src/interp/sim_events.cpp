@@ -177,6 +177,9 @@ void EventTable::expand_loop_op(Scope* s, const event::Op& op, std::size_t index
         run->outer = s;
         run->point = p;
         run->iterations = iterations;
+        if (op.loop.limit)
+            run->iterations =
+                std::clamp<int64_t>(eval(Ctx{s, &op, p}, op.loop.limit, op.loc), 0, iterations);
         const NodeId start = add_node(NodeKind::LoopStart, &op, s, p);
         nodes_[start].loop = run;
         wait_on_refs(start, op.after, Ctx{s, &op, p});

@@ -141,6 +141,10 @@ struct LoopControls {
 struct Loop {
     std::vector<std::string> vars;
     Shape extents;                      // one per variable
+    // A one-variable `for` may stop early: it runs min(extent, limit) iterations (the program's
+    // srange limit, over the enclosing loops' variables). Everything static (stages, buffers,
+    // barrier counts) is planned for the extent.
+    ir::ExprPtr limit;
     ir::Level level = ir::Level::Block; // pfor: the processor level of one iteration
     LoopControls controls;
     Block body;

@@ -486,6 +486,11 @@ private:
         if (l.vars.empty() || l.extents.size() != l.vars.size())
             fail(kw, kw.text + " '%" + op.result + "' has " + std::to_string(l.vars.size()) +
                          " variable(s) but " + std::to_string(l.extents.size()) + " extent(s)");
+        if (accept_keyword("limit")) {
+            if (op.kind != OpKind::For || l.vars.size() != 1)
+                fail(kw, "'limit' on '%" + op.result + "': only a one-variable for takes one");
+            l.limit = parse_expr().e;
+        }
         ir::Level level = parse_level_and_over(op);
         if (op.kind == OpKind::PFor) {
             l.level = level;

@@ -148,7 +148,8 @@ std::string loop_head(const Op& op) {
     std::string vars = join(l.vars, [](const std::string& v) { return v; });
     if (op.kind == OpKind::PFor && l.vars.size() != 1)
         vars = "(" + vars + ")";
-    return str(spelling(op.kind)) + " " + vars + " in [" + ints(l.extents) + "]";
+    std::string limit = l.limit ? " limit " + ir::print_expr(l.limit) : "";
+    return str(spelling(op.kind)) + " " + vars + " in [" + ints(l.extents) + "]" + limit;
 }
 
 class OpPrinter {

@@ -354,7 +354,8 @@ private:
         return Stmt{std::move(l)};
     }
 
-    // srange VARS in DOMAIN { BODY }: VARS is `i` or `(i, j)`; DOMAIN is `[E, ...]` or `P.grid`.
+    // srange VARS in DOMAIN [limit E] { BODY }: VARS is `i` or `(i, j)`; DOMAIN is `[E, ...]` or
+    // `P.grid`.
     Stmt parse_loop() {
         const Token& kw = next();
         Loop loop;
@@ -378,6 +379,13 @@ private:
             loop.grid_of = expect_ident("a loop domain ('[EXTENTS]' or 'PARTITION.grid')").text;
             expect(".", "after '" + loop.grid_of + "' in a loop domain");
             expect_keyword("grid", "after '" + loop.grid_of + ".'");
+        }
+        if (peek().kind == TokenKind::Ident && peek().text == "limit") {
+            const Token& at = next();
+            if (loop.parallel || loop.vars.size() != 1)
+                fail(at, "'limit' needs a one-variable srange; this is a " + kw.text + " over " +
+                             std::to_string(loop.vars.size()) + " variable(s)");
+            loop.limit = parse_expr().e;
         }
         loop.body = parse_block(false, "after the loop domain");
         end_statement("the body of " + kw.text);

@@ -78,8 +78,9 @@ private:
         if (l.vars.size() != 1)
             vars = "(" + vars + ")";
         std::string domain = l.grid_of.empty() ? "[" + exprs(l.extents) + "]" : l.grid_of + ".grid";
-        line(indent,
-             std::string(l.parallel ? "prange " : "srange ") + vars + " in " + domain + " {");
+        std::string limit = l.limit ? " limit " + to_string(l.limit) : "";
+        line(indent, std::string(l.parallel ? "prange " : "srange ") + vars + " in " + domain +
+                         limit + " {");
         block(l.body, indent + 1);
         line(indent, "}");
     }

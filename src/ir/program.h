@@ -100,11 +100,16 @@ struct Stmt;
 
 // srange / prange over an iteration domain. `grid_of` names a partition whose grid is the
 // domain (`prange (i, j) in Cp.grid`); otherwise `extents` lists one extent per variable.
+// `limit` (a one-variable srange only) stops the loop early: it runs min(extent, limit)
+// iterations. The extent stays static (stages, buffers and schedules are planned for it); the
+// limit may read scalar parameters, so it can differ between instances, e.g. causal attention's
+// key tiles up to the diagonal: `srange k in [Kp.grid[0]] limit ceildiv(row0 + M, BN)`.
 struct Loop {
     bool parallel = false;
     std::vector<std::string> vars;
     std::string grid_of;
     std::vector<ExprPtr> extents;
+    ExprPtr limit;
     std::vector<Stmt> body;
     Loc loc;
 };

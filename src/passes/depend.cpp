@@ -305,6 +305,8 @@ private:
         op.loc = l.loc;
         op.note = std::string(l.parallel ? "prange" : "srange") + " in " + n.instance;
         op.loop.extents = loop_extents(l, s);
+        if (l.limit)
+            op.loop.limit = expr(l.limit, s, l.loc);
         Scope inner = s;
         for (const auto& v : l.vars) {
             std::string name = fresh_var(v);

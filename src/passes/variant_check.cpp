@@ -118,6 +118,7 @@ private:
                                     " extents");
             exprs(l.extents);
         }
+        exprs({l.limit});
         scope_.open();
         for (const auto &v : l.vars)
             declare(v, Declared::of(NameKind::LoopVar, l.loc));

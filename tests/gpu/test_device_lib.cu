@@ -52,8 +52,9 @@ __global__ void tma_swizzle_kernel(const __grid_constant__ CUtensorMap map, uint
 
 // 2. wgmma m64n64 from K-major 128B-swizzled tiles (written with swizzle::offset): 64 rows of
 // 128 bytes each (64 bf16 or 128 e4m3 k), four instructions of 32 bytes of k; ScaleB = -1
-// negates B inside the instruction.
-template <class T, dev::wgmma::DType DT, int ScaleB>
+// negates B inside the instruction. RS: A from registers instead (mma_rs), each thread packing
+// its slice of A from global memory in the layout mma_rs documents.
+template <class T, dev::wgmma::DType DT, int ScaleB, bool RS = false>
 __global__ void wgmma_kernel(const T* a, const T* b, float* d) {
     constexpr int KE = 128 / sizeof(T);  // k elements per row
     __shared__ alignas(1024) T sa[64 * KE];
@@ -69,20 +70,36 @@ __global__ void wgmma_kernel(const T* a, const T* b, float* d) {
     float acc[32] = {};
     uint64_t da = dev::wgmma::make_desc<dev::swizzle::Mode::B128>(sa, 16, 1024);
     uint64_t db = dev::wgmma::make_desc<dev::swizzle::Mode::B128>(sb, 16, 1024);
+    const int t = threadIdx.x;
+    uint32_t ra[4][4];  // RS: k-step ks holds A[r or r + 8][16 ks + (0 or 8) + 2 q, + 1]
+    if constexpr (RS) {
+        const int r = dev::wgmma::accumulator_row(t, 0), q = t % 4;
+        auto at = [&](int row, int col) { return float(a[row * KE + col]); };
+        for (int ks = 0; ks < 4; ++ks)
+            for (int j = 0; j < 4; ++j) {
+                const int row = r + 8 * (j % 2), col = 16 * ks + 8 * (j / 2) + 2 * q;
+                ra[ks][j] = dev::wgmma::pack<DT>(at(row, col), at(row, col + 1));
+            }
+    }
     dev::wgmma::fence();
-    for (int k = 0; k < 4; ++k)
-        dev::wgmma::mma<64, DT, 0, 0, 1, ScaleB>(acc, dev::wgmma::advance(da, 32 * k),
-                                                 dev::wgmma::advance(db, 32 * k), 1);
+    for (int k = 0; k < 4; ++k) {
+        if constexpr (RS)
+            dev::wgmma::mma_rs<64, DT, 0, 1, ScaleB>(acc, ra[k], dev::wgmma::advance(db, 32 * k),
+                                                     1);
+        else
+            dev::wgmma::mma<64, DT, 0, 0, 1, ScaleB>(acc, dev::wgmma::advance(da, 32 * k),
+                                                     dev::wgmma::advance(db, 32 * k), 1);
+    }
     dev::wgmma::commit();
     dev::wgmma::wait<0>();
-    int t = threadIdx.x;
+    dev::wgmma::fence_operand(ra);
     for (int i = 0; i < 32; ++i)
         d[dev::wgmma::accumulator_row(t, i) * 64 + dev::wgmma::accumulator_col(t, i)] = acc[i];
 }
 
 /// Runs wgmma_kernel on small integers (exact in every input type and in fp32) and compares
 /// with the host product ScaleB * A * B^T.
-template <class T, dev::wgmma::DType DT, int ScaleB>
+template <class T, dev::wgmma::DType DT, int ScaleB, bool RS = false>
 void check_wgmma(const char* what) {
     constexpr int KE = 128 / sizeof(T);
     std::vector<T> a(64 * KE), b(64 * KE);
@@ -101,7 +118,7 @@ void check_wgmma(const char* what) {
     CHECK_CUDA(cudaMalloc(&dd, 64 * 64 * 4));
     CHECK_CUDA(cudaMemcpy(da, a.data(), a.size() * sizeof(T), cudaMemcpyHostToDevice));
     CHECK_CUDA(cudaMemcpy(db, b.data(), b.size() * sizeof(T), cudaMemcpyHostToDevice));
-    wgmma_kernel<T, DT, ScaleB><<<1, 128>>>(da, db, dd);
+    wgmma_kernel<T, DT, ScaleB, RS><<<1, 128>>>(da, db, dd);
     CHECK_CUDA(cudaGetLastError());
     std::vector<float> d(64 * 64);
     CHECK_CUDA(cudaMemcpy(d.data(), dd, d.size() * 4, cudaMemcpyDeviceToHost));
@@ -235,6 +252,10 @@ int main() {
         "wgmma: m64n64k16 x4 (K-major, 128B swizzle) equals host product exactly");
     check_wgmma<__nv_bfloat16, dev::wgmma::DType::BF16, -1>(
         "wgmma: imm-scale-b = -1 gives -A*B^T exactly");
+    check_wgmma<__nv_bfloat16, dev::wgmma::DType::BF16, 1, true>(
+        "wgmma: A from registers (mma_rs, pack) equals host product exactly");
+    check_wgmma<__half, dev::wgmma::DType::F16, -1, true>(
+        "wgmma: f16 A from registers with imm-scale-b = -1 gives -A*B^T exactly");
     check_wgmma<__nv_fp8_e4m3, dev::wgmma::DType::E4M3, 1>(
         "wgmma: m64n64k32 e4m3 x4 (K-major, 128B swizzle) equals host product exactly");
     // --- mbarrier, named barriers ---

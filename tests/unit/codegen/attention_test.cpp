@@ -125,6 +125,47 @@ TEST(Attention, TheOutputIsTheAccumulatorDividedByTheRowSum) {
     EXPECT_HAS(cuda, "(O5[4 * n8 + 2 * h] / lt1[(4 * n8 + 2 * h) / 2 % 2])");
 }
 
+// Causal: the key loop stops after the tile holding the block's last row, in both roles; Q's
+// barrier is waited after the loop too, so a loop that ran no iteration leaves no phase behind.
+TEST(Attention, TheCausalKeyLoopStopsAtTheDiagonal) {
+    std::string cuda = emit(lower("attention_d64_causal", {{"N", 512}}));
+    const std::string head = "for (int k = 0; k < min(4, ((((i * 128) + 128) + 128 - 1) / 128)); ++k)";
+    const auto first = cuda.find(head);
+    ASSERT_NE(first, std::string::npos) << "missing: " << head;
+    EXPECT_NE(cuda.find(head, first + 1), std::string::npos) << "one head per role";
+    EXPECT_HAS(cuda, "kiln::dev::mbarrier::wait(full_Q1, tile_phase);  // landed, even where the "
+                     "limited loop ran no iteration");
+    EXPECT_EQ(emit(lower("attention_d64")).find("k < min("), std::string::npos);
+}
+
+Lowered with_limit(const std::string& example, ir::ExprPtr limit, int64_t cluster = 1) {
+    Lowered l = lower(example, {}, cluster);
+    event::walk(l.program.body, [&](event::Op& op) {
+        if (op.kind == event::OpKind::For)
+            op.loop.limit = limit;
+    });
+    return l;
+}
+
+TEST(Attention, ALimitOnlyTheTileIndicesDecideIsADiagnostic) {
+    Lowered l = with_limit("attention_d64_causal", ir::name_ref("N"));
+    auto cuda = emit_cuda(l.program, l.options);
+    ASSERT_FALSE(cuda.ok());
+    EXPECT_NE(cuda.error_text().find("its limit N reads 'N', not an index of the block's tile"),
+              std::string::npos)
+        << cuda.error_text();
+}
+
+TEST(Attention, ALimitedLoopInAClusterIsADiagnostic) {
+    Lowered l = with_limit("gemm", ir::int_lit(1), 2);
+    auto cuda = emit_cuda(l.program, l.options);
+    ASSERT_FALSE(cuda.ok());
+    EXPECT_NE(cuda.error_text().find("a limited loop in a cluster: the CTAs of a pair share every "
+                                     "multicast stage"),
+              std::string::npos)
+        << cuda.error_text();
+}
+
 TEST(Attention, MaskWithoutCoordinatesIsADiagnostic) {
     Lowered l = lower("attention_d64");
     event::walk(l.program.body, [](event::Op& op) {

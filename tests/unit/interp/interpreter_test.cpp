@@ -124,6 +124,34 @@ TEST(Interpreter, OperandShapeMismatchIsADiagnostic) {
         << out.error_text();
 }
 
+// srange k in [4] limit L runs min(4, max(L, 0)) iterations: the rows of the skipped blocks
+// keep their poison.
+TEST(Interpreter, LoopLimitStopsTheLoopEarly) {
+    for (const auto& [limit, filled] : std::vector<std::pair<std::string, int>>{
+             {"M / 2 - 1", 3}, {"9", 4}, {"0 - 2", 0}}) {
+        SCOPED_TRACE(limit);
+        const ir::Program p = parse(
+            "program t\nsizes M = 8\ntask t(Y: write f32[M])\ntask f(Y: write f32[R])\n"
+            "variant t_loop of t inner {\n  let Yp = blocks(Y, [2])\n"
+            "  srange k in [Yp.grid[0]] limit " +
+            limit +
+            " {\n    launch f(Yp[k])\n  }\n}\n"
+            "variant f_leaf of f leaf {\n  fill(Y, 1.0)\n}\n"
+            "mapping {\n  instance h : t_loop @ HOST {\n    mem Y = GLOBAL\n"
+            "    dispatch f -> l\n  }\n  instance l : f_leaf @ HOST {\n    mem Y = GLOBAL\n"
+            "  }\n  entry h\n}\n");
+        auto sizes = resolve_sizes(p, {});
+        ASSERT_TRUE(sizes.ok()) << sizes.error_text();
+        auto in = make_inputs(p, *sizes, 5);
+        ASSERT_TRUE(in.ok()) << in.error_text();
+        auto out = run(p, *sizes, *in);
+        ASSERT_TRUE(out.ok()) << out.error_text();
+        const auto& y = out->at("Y").data;
+        for (int r = 0; r < 8; ++r)
+            EXPECT_EQ(std::isnan(y[r]), r >= 2 * filled) << "row " << r;
+    }
+}
+
 TEST(Interpreter, DispatchCycleIsADiagnostic) {
     const ir::Program p = parse("program t\nsizes M = 4\ntask t(Y: write f32[M])\n"
                                 "variant t_loop of t inner {\n  launch t(Y)\n}\n"

@@ -33,7 +33,7 @@ part Bc = blocks(B, [64, _])  # squeezed columns
   part Asw = mma(As, lhs, WARPGROUP, 128)
   alloc Bs : SHARED bf16[64, 128] stages 2 on k layout swizzle128 offset 16384
   %z = call mma_leaf(Accw[g, 0], Asw[g], Bs) @WARPGROUP over (g: WARPGROUP 2) role compute
-  %e1 = for k in [2] @BLOCK pipeline = 2 after [%z[:]] {
+  %e1 = for k in [2] limit min(i + 1, 2) @BLOCK pipeline = 2 after [%z[:]] {
     %a = copy Ap[i, k] -> As @BLOCK role dma after [cross %m[:]@-2]  # copy-in A
     %b = copy Bp[k, 0] -> Bs @BLOCK role dma after [cross %m[:]@-2]
     %m = call mma_leaf(Accw[g, 0], Asw[g], Bs) @WARPGROUP over (g: WARPGROUP 2) role compute after [cross %a, cross %b, %m[g]@-1]

@@ -300,6 +300,8 @@ std::vector<BadInput> bad_inputs() {
          "bad.ev:2:30: error: expected an expression, found ']'"},
         {"pfor_arity", kHead + "%e = pfor (i, j) in [2] @BLOCK {\n}\n",
          "bad.ev:2:6: error: pfor '%e' has 2 variable(s) but 1 extent(s)"},
+        {"limit_on_a_pfor", kHead + "%e = pfor i in [2] limit 1 @BLOCK {\n}\n",
+         "bad.ev:2:6: error: 'limit' on '%e': only a one-variable for takes one"},
         {"op_after_yield",
          kHead + "%e = for k in [2] @BLOCK {\n  yield %a\n  %b = join @BLOCK\n}\n",
          "bad.ev:4:3: error: expected '}' after 'yield' (the last line of a loop body), found "

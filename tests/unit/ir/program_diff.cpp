@@ -86,7 +86,8 @@ public:
     bool stmt(const Loop& x, const auto& other, const std::string& at) {
         const auto& y = std::get<Loop>(other);
         return same(x.parallel == y.parallel && x.vars == y.vars && x.grid_of == y.grid_of, at) &&
-               exprs(x.extents, y.extents, at) && stmts(x.body, y.body, at + " body");
+               exprs(x.extents, y.extents, at) && exprs({x.limit}, {y.limit}, at + " limit") &&
+               stmts(x.body, y.body, at + " body");
     }
     bool stmt(const LeafOp& x, const auto& other, const std::string& at) {
         const auto& y = std::get<LeafOp>(other);

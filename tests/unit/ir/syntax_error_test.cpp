@@ -88,6 +88,12 @@ std::vector<BadInput> bad_inputs() {
          "end of file"},
         {"variant_without_brace", kTask + "variant v of t inner\n  launch t(C, A)\n}\n",
          "bad.kiln:3:3: error: expected '{' after 'variant v of t inner', found 'launch'"},
+        {"limit_on_a_prange", inner("  prange i in [4] limit 2 {\n  }\n"),
+         "bad.kiln:3:19: error: 'limit' needs a one-variable srange; this is a prange over 1 "
+         "variable(s)"},
+        {"limit_on_two_variables", inner("  srange (i, j) in [4, 4] limit 2 {\n  }\n"),
+         "bad.kiln:3:27: error: 'limit' needs a one-variable srange; this is a srange over 2 "
+         "variable(s)"},
         {"loop_domain_not_a_grid", inner("  prange i in C.grid[0] {\n  }\n"),
          "bad.kiln:3:21: error: expected '{' after the loop domain, found '['"},
         {"mma_n_below_warpgroup", inner("  let Cw = mma(C, acc, WARP, 64)\n"),
