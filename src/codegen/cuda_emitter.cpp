@@ -196,8 +196,8 @@ private:
         w_.line("#include <cuda_runtime.h>");
         w_.raw("#endif");
         for (const char* h :
-             {"cstdint", "atomic", "barrier", "fence", "grid_dependency", "mbarrier", "regs",
-              "swizzle", "tma", "vector", "wgmma"})
+             {"cstdint", "atomic", "barrier", "fence", "grid_dependency", "math", "mbarrier",
+              "regs", "swizzle", "tma", "vector", "wgmma"})
             w_.line(std::string("#include \"kiln/") + h + ".cuh\"");
         if (clustered())
             w_.line("#include \"kiln/cluster.cuh\"");
@@ -425,7 +425,11 @@ private:
 
     // The loop's trip count: its extent, or min(extent, limit) where the program stops it early
     // (the limit reads the tile's indices, which both roles compute the same way).
-    std::string k_loop_head() const {
+    std::string k_loop_head(int first = 0) const {
+        return "for (int " + plan_.loop_var() + " = " + std::to_string(first) + "; " +
+               plan_.loop_var() + " < " + trip_count() + "; ++" + plan_.loop_var() + ")";
+    }
+    std::string trip_count() const {
         const event::Loop& l = plan_.loop->loop;
         std::string bound = std::to_string(l.extents[0]);
         if (l.limit) {
@@ -438,8 +442,7 @@ private:
                                                  n + "', not an index of the block's tile");
             bound = "min(" + bound + ", " + c_expr(l.limit) + ")";
         }
-        return "for (int " + plan_.loop_var() + " = 0; " + plan_.loop_var() + " < " + bound +
-               "; ++" + plan_.loop_var() + ")";
+        return bound;
     }
 
     void dma_role() {
@@ -671,35 +674,57 @@ private:
     // A loop of several calls (attention): each op in program order after its synchronization;
     // every wgmma batch is drained where it is issued (emit_loop_call), so the call that frees a
     // group's stage releases it right after. The exception is the iteration's last call when it
-    // ends with a wgmma batch: that batch stays in flight, the next iteration's first wgmma wait
-    // (or the end of the loop) retires it and releases its stages then (`deferred_stage`), so
-    // its tensor-core work overlaps the next iteration's start.
+    // ends with a wgmma batch (P.V): the next iteration issues it right behind its first batch
+    // (the scores) and waits for that one only, so it runs on the tensor cores under the
+    // softmax; the first statement touching its accumulator (or the end of the loop) retires it
+    // and releases its stages then (`deferred_stage`). The first iteration, which owes no batch,
+    // is peeled off: issued under a branch, the batch would be in flight across the branch's
+    // join, and ptxas waits for it there (C7519).
     void multi_call_loop() {
         const event::Op& last = *plan_.loop_body.back();
-        const auto deferred = plan_.elided.count(last.result)
-                                  ? std::nullopt
-                                  : final_batch_registers(program_, plan_, last);
-        std::vector<std::string> retire;
+        auto deferral = plan_.elided.count(last.result)
+                            ? std::nullopt
+                            : final_batch(program_, plan_, last, "deferred_stage");
         PendingBatch pending;
-        if (deferred) {
-            // its registers are pinned after the wait, so nothing reading or rewriting them
-            // moves above it
-            for (const auto& r : *deferred) {
-                retire.push_back("kiln::dev::wgmma::fence_operand(" + r + ");");
-                for (const auto& [tensor, reg] : plan_.register_operands)
-                    if (reg == r)
-                        retire.push_back("kiln::dev::wgmma::fence_operand(" + r + "_packed);");
-            }
-            for (const auto& l : releases(last, "deferred_stage", "deferred_stage >= 0 && "))
-                retire.push_back(l);
-            retire.push_back("deferred_stage = -1;");
-            pending = {true, *deferred, retire};
-            w_.line("int deferred_stage = -1;  // the stage the in-flight " + op_name(last) +
-                    " reads");
+        if (!deferral) {
+            w_.line("// " + op_name(*plan_.loop));
+            w_.open(k_loop_head());
+            loop_iteration(pending, nullptr);
+            w_.close();
+            return;
         }
-        w_.line("// " + op_name(*plan_.loop));
-        w_.open(k_loop_head());
+        // its registers are pinned after the wait, so nothing reading or rewriting them moves
+        // above it
+        for (const auto& r : deferral->accumulators)
+            deferral->retire.push_back("kiln::dev::wgmma::fence_operand(" + r + ");");
+        for (const auto& r : deferral->packed)
+            deferral->retire.push_back("kiln::dev::wgmma::fence_operand(" + r + ");");
+        for (const auto& l : releases(last, "deferred_stage", ""))
+            deferral->retire.push_back(l);
+        deferral->retire.push_back("deferred_stage = -1;");
+        w_.line("int deferred_stage = -1;  // the stage " + op_name(last) +
+                " reads while its issue is deferred or it is in flight");
+        const bool limited = plan_.loop->loop.limit != nullptr;
+        w_.line("// " + op_name(*plan_.loop) + ", its first iteration peeled");
+        w_.open(limited ? "if (" + trip_count() + " > 0)" : "");
+        w_.line("const int " + plan_.loop_var() + " = 0;");
+        loop_iteration(pending, &*deferral);
+        w_.close();
+        w_.open(k_loop_head(1));
+        loop_iteration(pending, &*deferral);
+        w_.close();
+        w_.line("// " + op_name(*plan_.loop) + " complete: the last iteration's " + op_name(last));
+        if (limited)
+            w_.open("if (deferred_stage >= 0)");
+        retire_pending(w_, pending, "retired before the loop's results are read");
+        if (limited)
+            w_.close();
+    }
+
+    // One iteration of multi_call_loop's body; `pending` is what the previous one left owed.
+    void loop_iteration(PendingBatch& pending, const PendingBatch* deferral) {
         full_waited_.clear();
+        DeferredScales scales;
         for (const auto* op : plan_.loop_body) {
             if (plan_.elided.count(op->result)) {
                 w_.line(ir_line(*op) + ": elided (its rows are read as quad shuffles of the "
@@ -710,7 +735,7 @@ private:
             w_.line(ir_line(*op));
             sync(*op);
             if (emit_loop_call(w_, program_, plan_, *op, "st.stage", stores_, pending,
-                               deferred && op == &last, retire)) {
+                               op == plan_.loop_body.back() ? deferral : nullptr, scales)) {
                 w_.line("deferred_stage = st.stage;");
             } else {
                 for (const auto& l : releases(*op, "st.stage", ""))
@@ -725,11 +750,8 @@ private:
                              [&](const event::Op* o) { return o->result == g.released_by; }))
                 unsupported(*g.loads[0].copy, "the op freeing its stage is not in the loop");
         }
+        end_iteration_scales(w_, program_, plan_, scales);
         w_.line("st.advance();");
-        w_.close();
-        if (deferred)
-            retire_pending(w_, pending, op_name(*plan_.loop) + " complete: the last iteration's " +
-                                            op_name(last));
     }
 
     // Lane 0 of each compute warp releases stage `held`: in a cluster, the peer's DMA thread

@@ -206,7 +206,7 @@ std::optional<std::string> unary_fn(const std::string& op, const std::string& x)
     if (op == "exp")
         return "__expf(" + x + ")";
     if (op == "exp2")
-        return "exp2f(" + x + ")";
+        return "kiln::dev::math::fast_exp2(" + x + ")";
     if (op == "log")
         return "__logf(" + x + ")";
     if (op == "neg")
@@ -242,8 +242,12 @@ void emit_elementwise(CodeWriter& w, const event::Op& call, const Access& dst,
     close_loops(w, dst);
 }
 
+// `scale` (or ""): the source's values are to be multiplied by it (a deferred scale); a positive
+// factor commutes with max and distributes over the sum, so it multiplies the reduced value.
 void emit_row_reduce(CodeWriter& w, const KernelPlan& plan, const event::Op& call,
-                     const std::string& op, const Access& r, const Access& s) {
+                     const std::string& op, const Access& r, const Access& s,
+                     const std::string& scale) {
+    const std::string scaled = scale.empty() ? "v0" : "v0 * " + scale;
     if (r.kind != Access::Kind::Rows || s.kind == Access::Kind::Rows ||
         s.kind == Access::Kind::Scalar)
         unsupported(call, op + " needs a [2] destination and a [2, n] source");
@@ -262,19 +266,30 @@ void emit_row_reduce(CodeWriter& w, const KernelPlan& plan, const event::Op& cal
         for (const char* lane : {"1", "2"})
             w.line(mx ? "v0 = fmaxf(v0, __shfl_xor_sync(0xffffffffu, v0, " + std::string(lane) + "));"
                       : "v0 += __shfl_xor_sync(0xffffffffu, v0, " + std::string(lane) + ");");
-        w.line(r.at("h", "0") + " = " + (mx ? "fmaxf(" + r.at("h", "0") + ", v0)" : r.at("h", "0") + " + v0") + ";");
+        w.line(r.at("h", "0") + " = " +
+               (mx ? "fmaxf(" + r.at("h", "0") + ", " + scaled + ")"
+                   : r.at("h", "0") + " + " + scaled) +
+               ";");
         w.close();
         return;
     }
     w.line("// " + op + "(" + r.name + ", " + s.name + "): this thread's values of its two rows");
     w.line("#pragma unroll");
     w.open("for (int h = 0; h < 2; ++h)");
-    w.line("float v0 = " + r.at("h", "0") + ";");
+    // unscaled: folded into the destination's value; scaled: reduced first, then scaled
+    w.line("float v0 = " + (scale.empty() ? r.at("h", "0") : s.at("h", "0")) + ";");
     w.line("#pragma unroll");
-    w.line("for (int c = 0; c < " + std::to_string(s.cols) + "; ++c) v0 = " +
+    w.line("for (int c = " + std::string(scale.empty() ? "0" : "1") + "; c < " +
+           std::to_string(s.cols) + "; ++c) v0 = " +
            (op == "rowmax" ? "fmaxf(v0, " + s.at("h", "c") + ")" : "v0 + " + s.at("h", "c")) +
            ";");
-    w.line(r.at("h", "0") + " = v0;");
+    if (scale.empty())
+        w.line(r.at("h", "0") + " = v0;");
+    else
+        w.line(r.at("h", "0") + " = " +
+               (op == "rowmax" ? "fmaxf(" + r.at("h", "0") + ", " + scaled + ")"
+                               : r.at("h", "0") + " + " + scaled) +
+               ";");
     w.close();
 }
 
@@ -666,7 +681,8 @@ bool is_shared_fragment(const KernelPlan& plan, const event::View& v) {
 
 bool emit_fragment_statement(CodeWriter& w, const event::EventProgram& program,
                              const KernelPlan& plan, const event::Op& call,
-                             const std::map<std::string, event::View>& b, const ir::LeafOp& stmt) {
+                             const std::map<std::string, event::View>& b, const ir::LeafOp& stmt,
+                             const std::string& source_scale) {
     const ir::LeafOpInfo* info = ir::find_leaf_op(stmt.op);
     if (!info)
         return false;
@@ -707,7 +723,7 @@ bool emit_fragment_statement(CodeWriter& w, const event::EventProgram& program,
         return true;
     }
     case ir::LeafKind::RowReduce:
-        emit_row_reduce(w, plan, call, stmt.op, acc(0), acc(1));
+        emit_row_reduce(w, plan, call, stmt.op, acc(0), acc(1), source_scale);
         return true;
     case ir::LeafKind::Mask:
         emit_mask(w, program, plan, call, b, stmt);
@@ -719,7 +735,8 @@ bool emit_fragment_statement(CodeWriter& w, const event::EventProgram& program,
 
 bool emit_fused_sub_exp(CodeWriter& w, const event::EventProgram& program, const KernelPlan& plan,
                         const event::Op& call, const std::map<std::string, event::View>& b,
-                        const ir::LeafOp& sub, const ir::LeafOp& exp) {
+                        const ir::LeafOp& sub, const ir::LeafOp& exp,
+                        const std::string& x_scale) {
     auto same_tensor = [&](const ir::LeafOp& st, size_t i, const std::string& name) {
         return i < st.operands.size() && st.operands[i].is_tensor() &&
                st.operands[i].tensor().name == name && st.operands[i].tensor().indices.empty();
@@ -733,11 +750,13 @@ bool emit_fused_sub_exp(CodeWriter& w, const event::EventProgram& program, const
     if (d.kind != Access::Kind::Fragment || y.kind == Access::Kind::Fragment ||
         x.kind == Access::Kind::SharedRows || (x.kind == Access::Kind::Fragment && x.cols != d.cols))
         return false;
+    const std::string x_log2e = x_scale.empty() ? "1.44269504f" : x_scale + " * 1.44269504f";
     w.line("// sub(" + d.name + ", " + x.name + ", " + y.name + "), exp(" + d.name +
-           "): exp2 of one FMA per element");
+           "): exp2 of one FMA per element" +
+           (x_scale.empty() ? "" : ", " + x.name + "'s deferred scale in its multiplier"));
     open_loops(w, d);
-    w.line(d.at("h", "c") + " = exp2f(fmaf(" + x.at("h", "c") + ", 1.44269504f, -" +
-           y.at("h", "c") + " * 1.44269504f));");
+    w.line(d.at("h", "c") + " = kiln::dev::math::fast_exp2(fmaf(" + x.at("h", "c") + ", " +
+           x_log2e + ", -" + y.at("h", "c") + " * 1.44269504f));");
     close_loops(w, d);
     return true;
 }

@@ -47,17 +47,20 @@ void plan_register_operands(KernelPlan& plan);
 
 // Emits one statement of `call` if it is a per-thread fragment statement this module lowers
 // (returns false otherwise). `b` binds the leaf's tensor parameters to the call's views.
+// `source_scale` (a C factor, or ""): a row reduction's source holds its values divided by it.
 bool emit_fragment_statement(CodeWriter& w, const event::EventProgram& program,
                              const KernelPlan& plan, const event::Op& call,
-                             const std::map<std::string, event::View>& b, const ir::LeafOp& stmt);
+                             const std::map<std::string, event::View>& b, const ir::LeafOp& stmt,
+                             const std::string& source_scale = "");
 
 // Emits `sub(D, X, Y)` followed by `exp(D, D)` as one statement, D = exp2(X * log2e - Y * log2e)
 // (one FMA and the exp2 unit per element, as FlashAttention's softmax; `__expf` is exp2 of a
 // product too) and returns true; false, emitting nothing, when the two statements are not that
-// pair on register fragments.
+// pair on register fragments. `x_scale` (or ""): X holds its values divided by it.
 bool emit_fused_sub_exp(CodeWriter& w, const event::EventProgram& program, const KernelPlan& plan,
                         const event::Op& call, const std::map<std::string, event::View>& b,
-                        const ir::LeafOp& sub, const ir::LeafOp& exp);
+                        const ir::LeafOp& sub, const ir::LeafOp& exp,
+                        const std::string& x_scale = "");
 
 // Emits a per-thread copy `copy S -> D` between a register fragment and a shared fragment.
 void emit_fragment_copy(CodeWriter& w, const KernelPlan& plan, const event::Op& copy);

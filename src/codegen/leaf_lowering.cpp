@@ -1,5 +1,6 @@
 #include "codegen/leaf_lowering.h"
 
+#include "codegen/deferred_scale.h"
 #include "codegen/fragment_ops.h"
 #include "codegen/tma_lowering.h"
 #include "codegen/tma_store.h"
@@ -11,6 +12,7 @@
 #include <optional>
 #include <set>
 #include <sstream>
+#include <utility>
 
 namespace kiln::codegen {
 const event::TensorDecl& register_tensor(const KernelPlan& plan, const event::Op& call,
@@ -23,19 +25,26 @@ const event::TensorDecl& register_tensor(const KernelPlan& plan, const event::Op
     return it->second;
 }
 
+std::optional<double> literal_value(const ir::Operand& o) {
+    if (o.is_tensor())
+        return std::nullopt;
+    const auto& e = o.scalar();
+    if (e->kind == ir::ExprKind::Float)
+        return e->float_value;
+    if (e->kind == ir::ExprKind::Int)
+        return static_cast<double>(e->int_value);
+    if (e->kind == ir::ExprKind::Neg && e->args[0]->kind == ir::ExprKind::Float)
+        return -e->args[0]->float_value;
+    return std::nullopt;
+}
+
 std::string float_literal(const event::Op& call, const ir::Operand& o) {
     if (o.is_tensor())
         unsupported(call, "fill value must be a scalar literal");
-    const auto& e = o.scalar();
-    double v = 0;
-    if (e->kind == ir::ExprKind::Float)
-        v = e->float_value;
-    else if (e->kind == ir::ExprKind::Int)
-        v = static_cast<double>(e->int_value);
-    else if (e->kind == ir::ExprKind::Neg && e->args[0]->kind == ir::ExprKind::Float)
-        v = -e->args[0]->float_value;
-    else
-        unsupported(call, "fill value '" + ir::to_string(e) + "' is not a literal");
+    const auto lit = literal_value(o);
+    if (!lit)
+        unsupported(call, "fill value '" + ir::to_string(o.scalar()) + "' is not a literal");
+    const double v = *lit;
     if (std::isnan(v))
         unsupported(call, "fill value NaN has no use as a literal");
     if (std::isinf(v)) // INFINITY is not defined under NVRTC; the bit pattern always is
@@ -210,7 +219,7 @@ void emit_register_operand_packing(CodeWriter& w, const KernelPlan& plan, const 
 // (wgmma's RS form: k-step ks takes registers 8ks .. 8ks + 7 of the fragment).
 void emit_mma(CodeWriter& w, const KernelPlan& plan, const event::Op& call,
               const std::map<std::string, event::View>& b, const ir::LeafOp& stmt, int n,
-              const std::string& stage) {
+              const std::string& stage, bool zero_start) {
     const bool bt_form = stmt.op == "mma_bt";
     const auto& acc = register_tensor(plan, call, operand_view(call, b, stmt, 0));
     Piece a = smem_operand(plan, call, operand_view(call, b, stmt, 1), ir::MmaRole::Lhs);
@@ -266,15 +275,20 @@ void emit_mma(CodeWriter& w, const KernelPlan& plan, const event::Op& call,
                 : "ks * " + std::to_string(16 * kPanelRowBytes);
     const std::string b_arg = "kiln::dev::wgmma::advance(" + db + ", " + b_step + ")";
     const std::string dt = wgmma_dtype(call, at.dtype), trans_b = bt_form ? "0" : "1";
+    // scale-d 0: the first k-step ignores the accumulator's old values (it starts from zero)
+    const std::string scale_d = zero_start ? "ks > 0" : "1";
+    if (zero_start)
+        w.line("// " + acc.name + " starts from zero: the first k-step's scale-d is 0");
     w.line("#pragma unroll");
     w.open("for (int ks = 0; ks < " + std::to_string(k / 16) + "; ++ks)");
     if (rs)
         w.line("kiln::dev::wgmma::mma_rs<" + std::to_string(nn) + ", " + dt + ", " + trans_b +
-               ">(" + acc.name + ", " + reg->second + "_packed[ks], " + b_arg + ", 1);");
+               ">(" + acc.name + ", " + reg->second + "_packed[ks], " + b_arg + ", " + scale_d +
+               ");");
     else
         w.line("kiln::dev::wgmma::mma<" + std::to_string(nn) + ", " + dt + ", 0, " + trans_b +
                ">(" + acc.name + ", kiln::dev::wgmma::advance(" + da + ", " + a_step + "), " +
-               b_arg + ", 1);");
+               b_arg + ", " + scale_d + ");");
     w.close();
 }
 
@@ -509,7 +523,7 @@ void emit_wgmma_call(CodeWriter& w, const event::EventProgram& program, const Ke
     w.line("kiln::dev::wgmma::fence();");
     int n = 0;
     for (const auto& s : leaf.body)
-        emit_mma(w, plan, call, b, s, n++, stage);
+        emit_mma(w, plan, call, b, s, n++, stage, false);
     w.line("kiln::dev::wgmma::commit();");
     w.line("// At most this batch in flight: the previous iteration's wgmmas have retired.");
     w.line("kiln::dev::wgmma::wait<1>();");
@@ -553,9 +567,11 @@ void emit_div_store(CodeWriter& w, const KernelPlan& plan, const event::Op& call
 }
 
 // One per-thread leaf statement (not mma).
+// `source_scale`: a deferred scale its row max takes (deferred_scale.h), or "".
 void emit_statement(CodeWriter& w, const event::EventProgram& program, const KernelPlan& plan,
                     const event::Op& call, const std::map<std::string, event::View>& b,
-                    const ir::LeafOp& s, size_t index, const TmaStores& tma_stores) {
+                    const ir::LeafOp& s, size_t index, const TmaStores& tma_stores,
+                    const std::string& source_scale = "") {
     if (plan.forwarded_stores.count(call.result + "/" + std::to_string(index))) {
         w.line("// " + s.op + " into " + operand_view(call, b, s, 0).name +
                ": elided, the wgmma reading it takes the registers (RS form)");
@@ -576,7 +592,7 @@ void emit_statement(CodeWriter& w, const event::EventProgram& program, const Ker
         emit_div_store(w, plan, call, b, s, tma_stores);
     else if (auto fn = store_function(s); fn && is_global_fragment(plan, first()))
         emit_store(w, plan, call, b, s, *fn, tma_stores);
-    else if (!emit_fragment_statement(w, program, plan, call, b, s))
+    else if (!emit_fragment_statement(w, program, plan, call, b, s, source_scale))
         unsupported(call, "leaf statement '" + s.op +
                               (s.external.empty() ? "" : "(\"" + s.external + "\")") + "' of " +
                               call.callee + " has no per-thread lowering yet");
@@ -615,11 +631,68 @@ bool touches(const event::Op& call, const std::map<std::string, event::View>& b,
     return false;
 }
 
+// The accumulators a batch of mma statements [i, j) writes.
+std::set<std::string> batch_accumulators(const KernelPlan& plan, const event::Op& call,
+                                         const std::map<std::string, event::View>& b,
+                                         const std::vector<ir::LeafOp>& body, size_t i, size_t j) {
+    std::set<std::string> accs;
+    for (; i < j; ++i)
+        accs.insert(register_tensor(plan, call, operand_view(call, b, body[i], 0)).name);
+    return accs;
+}
+
+// The register A operands of a batch of mma statements [i, j), packed into their wgmma pairs.
+void emit_batch_packing(CodeWriter& w, const KernelPlan& plan, const event::Op& call,
+                        const std::map<std::string, event::View>& b,
+                        const std::vector<ir::LeafOp>& body, size_t i, size_t j) {
+    const auto accs = batch_accumulators(plan, call, b, body, i, j);
+    const auto regs = batch_registers(plan, call, b, body, i, j);
+    for (const auto& [tensor, reg] : plan.register_operands)
+        if (regs.count(reg) && !accs.count(reg))
+            emit_register_operand_packing(w, plan, call, reg, plan.scope.tensors.at(tensor).dtype);
+}
+
+// The issue of a packed batch up to its commit: the accumulators pinned, the fence, the wgmmas
+// reading `stage`.
+// `zeroed`: accumulators whose first wgmma of the batch starts from zero (their fill elided).
+void emit_batch_issue(CodeWriter& w, const KernelPlan& plan, const event::Op& call,
+                      const std::map<std::string, event::View>& b,
+                      const std::vector<ir::LeafOp>& body, size_t i, size_t j,
+                      const std::string& stage, std::set<std::string> zeroed = {}) {
+    for (const auto& a : batch_accumulators(plan, call, b, body, i, j))
+        w.line("kiln::dev::wgmma::fence_operand(" + a + ");");
+    w.line("kiln::dev::wgmma::fence();");
+    for (int n = 0; i < j; ++i) {
+        const auto acc = register_tensor(plan, call, operand_view(call, b, body[i], 0)).name;
+        emit_mma(w, plan, call, b, body[i], n++, stage, zeroed.erase(acc) > 0);
+    }
+}
+
+// fill(X, 0) right before a batch whose first wgmma into register accumulator X: the wgmma's
+// scale-d = 0 does it without a move per element.
+bool zero_fill_before_batch(const KernelPlan& plan, const event::Op& call,
+                            const std::map<std::string, event::View>& b,
+                            const std::vector<ir::LeafOp>& body, size_t i) {
+    const ir::LeafOp& s = body[i];
+    if (s.op != "fill" || s.operands.size() != 2 || i + 1 >= body.size() || !is_mma(body[i + 1]) ||
+        !is_register(plan, operand_view(call, b, s, 0)))
+        return false;
+    return literal_value(s.operands[1]) == 0.0 &&
+           operand_view(call, b, s, 0).name == operand_view(call, b, body[i + 1], 0).name;
+}
+
+// In its own block: its descriptors may share names with the batch it follows.
+void issue_pending(CodeWriter& w, const PendingBatch& pending) {
+    w.open("");
+    for (const auto& l : pending.issue)
+        w.line(l);
+    w.close();
+}
+
 } // namespace
 
-std::optional<std::set<std::string>> final_batch_registers(const event::EventProgram& program,
-                                                           const KernelPlan& plan,
-                                                           const event::Op& call) {
+std::optional<PendingBatch> final_batch(const event::EventProgram& program, const KernelPlan& plan,
+                                        const event::Op& call, const std::string& stage) {
     if (call.kind != event::OpKind::Call)
         return std::nullopt;
     const auto& leaf = leaf_of(program, call);
@@ -628,12 +701,28 @@ std::optional<std::set<std::string>> final_batch_registers(const event::EventPro
     size_t i = leaf.body.size();
     while (i > 0 && is_mma(leaf.body[i - 1]))
         --i;
-    return batch_registers(plan, call, bind_tensors(leaf, call), leaf.body, i, leaf.body.size());
+    const auto b = bind_tensors(leaf, call);
+    PendingBatch p;
+    p.active = true;
+    p.accumulators = batch_accumulators(plan, call, b, leaf.body, i, leaf.body.size());
+    for (const auto& r : batch_registers(plan, call, b, leaf.body, i, leaf.body.size()))
+        if (!p.accumulators.count(r))
+            p.packed.insert(r + "_packed");
+    CodeWriter issue;
+    emit_batch_issue(issue, plan, call, b, leaf.body, i, leaf.body.size(), stage);
+    std::istringstream lines(issue.text());
+    for (std::string l; std::getline(lines, l);)
+        p.issue.push_back(l);
+    return p;
 }
 
 void retire_pending(CodeWriter& w, PendingBatch& pending, const std::string& why) {
     if (!pending.active)
         return;
+    if (!pending.issued) {
+        issue_pending(w, pending);
+        w.line("kiln::dev::wgmma::commit();");
+    }
     w.line("kiln::dev::wgmma::wait<0>();  // " + why);
     for (const auto& l : pending.retire)
         w.line(l);
@@ -642,29 +731,45 @@ void retire_pending(CodeWriter& w, PendingBatch& pending, const std::string& why
 
 bool emit_loop_call(CodeWriter& w, const event::EventProgram& program, const KernelPlan& plan,
                     const event::Op& call, const std::string& stage, const TmaStores& tma_stores,
-                    PendingBatch& pending, bool defer_final,
-                    const std::vector<std::string>& retire_lines) {
+                    PendingBatch& pending, const PendingBatch* deferral, DeferredScales& scales) {
     const std::string why = "retires the deferred wgmma batch first";
     if (call.kind == event::OpKind::Copy) {
-        if (pending.active &&
-            (pending.registers.count(call.src.name) || pending.registers.count(call.dst.name)))
+        if (pending.active && (pending.accumulators.count(call.src.name) ||
+                               pending.accumulators.count(call.dst.name)))
             retire_pending(w, pending, why);
+        multiply_out(w, plan, scales, {call.src.name, call.dst.name});
         emit_fragment_copy(w, plan, call);
         return false;
     }
     const auto& leaf = leaf_of(program, call);
     auto b = bind_tensors(leaf, call);
-    int n = 0;
+    std::set<std::string> zeroed;
     for (size_t i = 0; i < leaf.body.size();) {
         if (!is_mma(leaf.body[i])) {
-            if (pending.active && touches(call, b, leaf.body[i], pending.registers))
+            if (pending.active && touches(call, b, leaf.body[i], pending.accumulators))
                 retire_pending(w, pending, why);
-            if (i + 1 < leaf.body.size() &&
-                emit_fused_sub_exp(w, program, plan, call, b, leaf.body[i], leaf.body[i + 1])) {
+            if (defer_scale(w, program, plan, call, b, leaf.body[i], scales)) {
+                ++i;
+                continue;
+            }
+            const ir::LeafOp* next = i + 1 < leaf.body.size() ? &leaf.body[i + 1] : nullptr;
+            const std::string factor =
+                settle_deferred_scales(w, program, plan, call, b, leaf.body[i], next, scales);
+            if (zero_fill_before_batch(plan, call, b, leaf.body, i)) {
+                zeroed.insert(register_tensor(plan, call, operand_view(call, b, leaf.body[i], 0)).name);
+                w.line("// " + leaf.body[i].op + "(" + operand_view(call, b, leaf.body[i], 0).name +
+                       ", 0): the next wgmma's scale-d");
+                ++i;
+                continue;
+            }
+            if (next && emit_fused_sub_exp(w, program, plan, call, b, leaf.body[i], *next, factor)) {
                 i += 2;
                 continue;
             }
-            emit_statement(w, program, plan, call, b, leaf.body[i], i, tma_stores);
+            if (!factor.empty() && leaf.body[i].op != "rowmax") // a sub that did not fuse
+                multiply_out(w, plan, scales, {operand_view(call, b, leaf.body[i], 1).name});
+            emit_statement(w, program, plan, call, b, leaf.body[i], i, tma_stores,
+                           leaf.body[i].op == "rowmax" ? factor : "");
             ++i;
             continue;
         }
@@ -672,34 +777,47 @@ bool emit_loop_call(CodeWriter& w, const event::EventProgram& program, const Ker
         // after it, and the next call, read the accumulators or refill the stages), unless it
         // ends the iteration's last call.
         size_t j = i;
-        std::set<std::string> accs;
-        for (; j < leaf.body.size() && is_mma(leaf.body[j]); ++j)
-            accs.insert(register_tensor(plan, call, operand_view(call, b, leaf.body[j], 0)).name);
+        while (j < leaf.body.size() && is_mma(leaf.body[j]))
+            ++j;
         const auto regs = batch_registers(plan, call, b, leaf.body, i, j);
+        // a deferred scale of an accumulator it starts from zero is void; any other is
+        // multiplied out before the wgmmas read the registers
+        for (const auto& z : zeroed)
+            scales.erase(z);
+        multiply_out(w, plan, scales, regs);
+        // it writes the pending batch's accumulators, or repacks the A registers it reads
         if (pending.active && std::any_of(regs.begin(), regs.end(), [&](const std::string& r) {
-                return pending.registers.count(r) != 0;
+                return pending.accumulators.count(r) != 0 || pending.packed.count(r + "_packed");
             }))
             retire_pending(w, pending, why);
-        for (const auto& a : accs)
-            w.line("kiln::dev::wgmma::fence_operand(" + a + ");");
-        for (const auto& [tensor, reg] : plan.register_operands)
-            if (regs.count(reg) && !accs.count(reg))
-                emit_register_operand_packing(w, plan, call, reg,
-                                              plan.scope.tensors.at(tensor).dtype);
-        w.line("kiln::dev::wgmma::fence();");
-        for (; i < j; ++i)
-            emit_mma(w, plan, call, b, leaf.body[i], n++, stage);
-        w.line("kiln::dev::wgmma::commit();");
-        if (defer_final && j == leaf.body.size()) {
-            w.line("// left in flight: the next iteration's first wgmma wait retires it");
-            pending.active = true;
-            pending.registers.insert(regs.begin(), regs.end());
-            pending.retire.insert(pending.retire.end(), retire_lines.begin(), retire_lines.end());
+        // packed now, so the fragments they come from are free for the statements that follow
+        emit_batch_packing(w, plan, call, b, leaf.body, i, j);
+        if (deferral && j == leaf.body.size()) {
+            w.line("// issued in the next iteration, behind its first wgmma batch (or after the "
+                   "loop)");
+            pending = *deferral;
             return true;
         }
+        const auto accs = batch_accumulators(plan, call, b, leaf.body, i, j);
+        emit_batch_issue(w, plan, call, b, leaf.body, i, j, stage, std::exchange(zeroed, {}));
+        i = j;
+        w.line("kiln::dev::wgmma::commit();");
+        const auto pin = [&] {
+            for (const auto& a : accs)
+                w.line("kiln::dev::wgmma::fence_operand(" + a + ");");
+        };
+        if (pending.active && !pending.issued) {
+            w.line("// the deferred batch, issued behind this one: it runs on the tensor cores "
+                   "under the statements that follow");
+            issue_pending(w, pending);
+            w.line("kiln::dev::wgmma::commit();");
+            w.line("kiln::dev::wgmma::wait<1>();  // this batch only");
+            pending.issued = true;
+            pin();
+            continue;
+        }
         w.line("kiln::dev::wgmma::wait<0>();");
-        for (const auto& a : accs)
-            w.line("kiln::dev::wgmma::fence_operand(" + a + ");");
+        pin();
         if (pending.active) {
             w.line("// the deferred batch retired with this one");
             for (const auto& l : pending.retire)

@@ -13,6 +13,7 @@
 //    butterfly (__shfl_xor_sync) and one atomicAdd per row from lane 0 of each quad.
 // Any other leaf statement or operand shape is a Diagnostic naming the call.
 #include "codegen/code_writer.h"
+#include "codegen/deferred_scale.h"
 #include "codegen/kernel_plan.h"
 #include "codegen/tma_store.h"
 
@@ -70,6 +71,8 @@ const event::View& operand_view(const event::Op& call, const std::map<std::strin
 // A per-thread f32 REGISTER tensor named whole by `v`, or a Diagnostic naming `op`.
 const event::TensorDecl& register_tensor(const KernelPlan& plan, const event::Op& op,
                                          const event::View& v);
+// The value of a leaf's scalar literal operand (`0.125`, `2`, `-inf`), or nullopt.
+std::optional<double> literal_value(const ir::Operand& o);
 // The C float literal of a leaf's scalar literal operand (`0.0f`; infinities as bit patterns).
 std::string float_literal(const event::Op& call, const ir::Operand& o);
 // `v` (a float expression) converted for a store into an element of type `t`.
@@ -78,27 +81,31 @@ std::string store_value(const event::Op& call, ir::DType t, const std::string& v
 // Emits one op of a loop of several calls (attention): a call's statements in order, each run of
 // mma statements one wgmma batch drained before the next statement (wait<0>), the others per
 // thread (fragment_ops.h); a per-thread copy between registers and shared memory.
-// A wgmma batch left in flight past the end of its call (the last call of an iteration: P.V):
-// until a later wait<0> retires it, no statement may touch its registers (accumulators, register
-// A operands); `retire` are the lines to emit once it has (operand fences, stage releases).
+// The iteration's last call may end with a wgmma batch (P.V) whose issue is deferred: the next
+// iteration issues it right behind its own first batch (the scores) and waits for that one only
+// (wait<1>), so the deferred batch runs on the tensor cores under the statements that follow
+// (FlashAttention-3's overlap of the softmax with P.V inside a warpgroup). Its register A
+// operands are packed where the call ends, so the fragments they come from are free at once;
+// until a wait<0> retires it, no statement may touch its accumulators.
 struct PendingBatch {
-    bool active = false;
-    std::set<std::string> registers;
-    std::vector<std::string> retire;
+    bool active = false;                // a deferred batch is owed or in flight
+    bool issued = false;                // issued in this iteration, behind its first batch
+    std::set<std::string> accumulators; // what the batch writes
+    std::set<std::string> packed;       // the packed A registers it reads (`<fragment>_packed`)
+    std::vector<std::string> issue;     // fences and wgmmas; no commit
+    std::vector<std::string> retire;    // once it completed: operand fences, stage releases
 };
-// The registers of the call's last wgmma batch when the call ends with one.
-std::optional<std::set<std::string>> final_batch_registers(const event::EventProgram& program,
-                                                           const KernelPlan& plan,
-                                                           const event::Op& call);
-// Emits `wgmma::wait<0>` and the retire lines of `pending`, if active.
+// The pending batch of a call that ends with a wgmma batch, issued at `stage`; nullopt otherwise.
+std::optional<PendingBatch> final_batch(const event::EventProgram& program, const KernelPlan& plan,
+                                        const event::Op& call, const std::string& stage);
+// Issues `pending` if it is owed and not issued yet, then waits for it and runs its retire lines.
 void retire_pending(CodeWriter& w, PendingBatch& pending, const std::string& why);
-// With `defer_final`, a call ending with a wgmma batch leaves it in flight (pending, with
-// `retire_lines`) and returns true; the next batch's wait, or a statement touching its
-// registers, retires it.
+// With `deferral`, a call ending with a wgmma batch leaves it to the next iteration (pending
+// becomes *deferral) and returns true.
+// `scales`: the iteration's deferred scales (deferred_scale.h).
 bool emit_loop_call(CodeWriter& w, const event::EventProgram& program, const KernelPlan& plan,
                     const event::Op& call, const std::string& stage, const TmaStores& tma_stores,
-                    PendingBatch& pending, bool defer_final,
-                    const std::vector<std::string>& retire_lines);
+                    PendingBatch& pending, const PendingBatch* deferral, DeferredScales& scales);
 
 // Emits a per-thread call (fill, converting store, row sum, the fragment statements of
 // fragment_ops.h), a reducing copy, or a per-thread copy between registers and shared memory.

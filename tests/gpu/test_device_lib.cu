@@ -1,6 +1,7 @@
 // GPU unit tests of device/kiln/*.cuh: each mechanism checked by a small kernel against host
 // arithmetic. Build: nvcc -std=c++20 -gencode=arch=compute_90a,code=sm_90a -Idevice
 //   tests/gpu/test_device_lib.cu -o test_device_lib
+#include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <cuda_bf16.h>
@@ -11,6 +12,7 @@
 #include "kiln/barrier.cuh"
 #include "kiln/fence.cuh"
 #include "kiln/grid_dependency.cuh"
+#include "kiln/math.cuh"
 #include "kiln/mbarrier.cuh"
 #include "kiln/swizzle.cuh"
 #include "kiln/tma.cuh"
@@ -171,6 +173,13 @@ __global__ void named_barrier_kernel(int* out) {
     if (threadIdx.x % 64 == 63) out[half] = v[half];
 }
 
+// math::fast_exp2 over [-150, 127): 4096 points, then -inf.
+__global__ void exp2_kernel(float* out) {
+    const int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i > 4096) return;
+    out[i] = dev::math::fast_exp2(i < 4096 ? -150.f + i * (277.f / 4096) : -INFINITY);
+}
+
 // 5. red_add_pair / red_add: every thread of 64 blocks adds (t, 2t) into pair t % 64 and t into
 // element 0; integer values, so the sums are exact whatever order the adds land in.
 __global__ void red_kernel(float* out) {
@@ -272,6 +281,24 @@ int main() {
         int v[2];
         CHECK_CUDA(cudaMemcpy(v, o, 8, cudaMemcpyDeviceToHost));
         expect(v[0] == 10 && v[1] == 11, "named_barrier: two independent 64-thread barriers");
+        cudaFree(o);
+    }
+    // --- math ---
+    {
+        float* o;
+        CHECK_CUDA(cudaMalloc(&o, 4097 * sizeof(float)));
+        exp2_kernel<<<5, 1024>>>(o);
+        CHECK_CUDA(cudaGetLastError());
+        std::vector<float> got(4097);
+        CHECK_CUDA(cudaMemcpy(got.data(), o, got.size() * 4, cudaMemcpyDeviceToHost));
+        bool close = got[4096] == 0.f;  // 2^-inf
+        for (int i = 0; i < 4096; ++i) {
+            const float x = -150.f + i * (277.f / 4096);
+            const double want = std::exp2(double(x));
+            close &= x < -126 ? got[i] == 0.f  // subnormal results flush to zero
+                              : std::fabs(got[i] - want) <= want * 1e-6;
+        }
+        expect(close, "math: fast_exp2 within 1e-6 relative of 2^x, subnormals and 2^-inf zero");
         cudaFree(o);
     }
     // --- atomic reductions ---

@@ -27,20 +27,44 @@ TEST(Attention, KAndVHaveTheirOwnBarriersFreedByTheCallThatReadsThem) {
                      "K2's stage");
 }
 
-TEST(Attention, ThePvBatchStaysInFlightIntoTheNextIteration) {
+// FlashAttention-3's overlap inside a warpgroup: P.V of iteration k - 1 is issued behind the
+// scores of iteration k, which alone are waited for (wait<1>), so P.V runs under the softmax; the
+// softmax's first statement touching O retires it. The first iteration owes nothing and is
+// peeled off, so no wgmma is issued under a branch.
+TEST(Attention, ThePvBatchIsIssuedBehindTheNextScoresAndRunsUnderTheSoftmax) {
     std::string cuda = emit(lower("attention_d64"));
-    EXPECT_HAS(cuda, "int deferred_stage = -1;  // the stage the in-flight call %e98 (pv_thread) "
-                     "reads");
-    EXPECT_HAS(cuda, "// left in flight: the next iteration's first wgmma wait retires it");
+    EXPECT_HAS(cuda, "int deferred_stage = -1;  // the stage call %e98 (pv_thread) reads while its "
+                     "issue is deferred or it is in flight");
+    EXPECT_HAS(cuda, "// for %e23 (srange in attn_block), its first iteration peeled");
+    EXPECT_HAS(cuda, "const int k = 0;");
+    EXPECT_HAS(cuda, "for (int k = 1; k < 2; ++k) {");
+    // packed where the call ends, issued in the next iteration
+    EXPECT_HAS(cuda, "e1_packed[ks][i] = kiln::dev::wgmma::pack<");
+    EXPECT_HAS(cuda, "// issued in the next iteration, behind its first wgmma batch (or after the "
+                     "loop)");
     EXPECT_HAS(cuda, "deferred_stage = st.stage;");
-    // retired by the scores' wait (its registers pinned after it), V's stage released then
-    EXPECT_HAS(cuda, "// the deferred batch retired with this one");
-    EXPECT_HAS(cuda, "kiln::dev::wgmma::fence_operand(e1);");
-    EXPECT_HAS(cuda, "if (deferred_stage >= 0 && t == 0) kiln::dev::mbarrier::arrive(&empty_V2["
-                     "deferred_stage]);  // release V2's stage");
-    // and after the loop, before the finish reads O
-    EXPECT_HAS(cuda, "kiln::dev::wgmma::wait<0>();  // for %e23 (srange in attn_block) complete: "
-                     "the last iteration's call %e98 (pv_thread)");
+    const auto behind = cuda.find("// the deferred batch, issued behind this one");
+    ASSERT_NE(behind, std::string::npos);
+    const auto rs = cuda.find("kiln::dev::wgmma::mma_rs<64, kiln::dev::wgmma::DType::BF16, 1>(O5, "
+                              "e1_packed[ks], kiln::dev::wgmma::advance(db0, ks * 2048), 1);",
+                              behind);
+    const auto wait1 = cuda.find("kiln::dev::wgmma::wait<1>();  // this batch only", behind);
+    EXPECT_LT(rs, wait1);
+    EXPECT_NE(cuda.find("(V2_smem + deferred_stage * 16384)", behind), std::string::npos);
+    // retired right before O is rescaled, V's stage released then
+    const auto retire = cuda.find("kiln::dev::wgmma::wait<0>();  // retires the deferred wgmma "
+                                  "batch first",
+                                  wait1);
+    ASSERT_NE(retire, std::string::npos);
+    const auto rescale = cuda.find("O5[4 * ((c) / 2) + 2 * h + (c) % 2] = (O5[", wait1);
+    EXPECT_LT(retire, rescale);
+    EXPECT_HAS(cuda, "kiln::dev::wgmma::fence_operand(e1_packed);");
+    EXPECT_HAS(cuda, "if (t == 0) kiln::dev::mbarrier::arrive(&empty_V2[deferred_stage]);  // "
+                     "release V2's stage");
+    // and the last one after the loop, before the finish reads O
+    EXPECT_HAS(cuda, "// for %e23 (srange in attn_block) complete: the last iteration's call %e98 "
+                     "(pv_thread)");
+    EXPECT_HAS(cuda, "kiln::dev::wgmma::wait<0>();  // retired before the loop's results are read");
 }
 
 TEST(Attention, QIsLoadedOncePerTileWithItsOwnParity) {
@@ -55,12 +79,16 @@ TEST(Attention, QIsLoadedOncePerTileWithItsOwnParity) {
 TEST(Attention, ScoresAreAKMajorWgmmaThenScaledAndMaskedPerThread) {
     std::string cuda = emit(lower("attention_d64_causal"));
     EXPECT_HAS(cuda, "// mma_bt(S5, Q1, K2): 4 x wgmma m64n128k16, Q1 K-major, K2 K-major");
+    // fill(S, 0) is the first wgmma's scale-d = 0, not a move per element
+    EXPECT_HAS(cuda, "// fill(S5, 0): the next wgmma's scale-d");
+    EXPECT_EQ(cuda.find("S5[e] = 0.0f"), std::string::npos);
     EXPECT_HAS(cuda, "kiln::dev::wgmma::mma<128, kiln::dev::wgmma::DType::BF16, 0, 0>(S5, "
                      "kiln::dev::wgmma::advance(da0, ks * 32), kiln::dev::wgmma::advance(db0, "
-                     "ks * 32), 1);");
+                     "ks * 32), ks > 0);");
     EXPECT_HAS(cuda, "kiln::dev::wgmma::wait<0>();");
-    EXPECT_HAS(cuda, "S5[4 * ((c) / 2) + 2 * h + (c) % 2] = (S5[4 * ((c) / 2) + 2 * h + (c) % 2] "
-                     "* 0.125f);");
+    // the scale is deferred to S's readers (DeferredScalesFoldIntoTheRowMaxAndTheExp2)
+    EXPECT_HAS(cuda, "// scale(S5, S5, 0.125f): deferred, S5 stays unscaled and its readers take "
+                     "the factor");
     // coordinates through S5's mirror (the accumulator fragment of S), skipped for inner tiles
     EXPECT_HAS(cuda, "const int row = ((i * 128)) + g * 64 + 16 * w + t / 4 + 8 * h;");
     EXPECT_HAS(cuda, "const int col = ((k * 128)) + 2 * (t % 4) + 8 * (c / 2) + c % 2;");
@@ -101,8 +129,9 @@ TEST(Attention, PStaysInRegistersAsTheSecondWgmmasAOperand) {
 TEST(Attention, SubtractThenExpIsOneFmaAndExp2) {
     std::string cuda = emit(lower("attention_d64"));
     EXPECT_HAS(cuda, "// sub(e1, S5, mx1), exp(e1): exp2 of one FMA per element");
-    EXPECT_HAS(cuda, "e1[4 * ((c) / 2) + 2 * h + (c) % 2] = exp2f(fmaf(S5[4 * ((c) / 2) + 2 * h + "
-                     "(c) % 2], 1.44269504f, -mx1[h] * 1.44269504f));");
+    EXPECT_HAS(cuda, "e1[4 * ((c) / 2) + 2 * h + (c) % 2] = kiln::dev::math::fast_exp2(fmaf(S5[4 * "
+                     "((c) / 2) + 2 * h + (c) % 2], 0.125f * 1.44269504f, -mx1[h] * "
+                     "1.44269504f));");
     // a row vector's exp stays as it is
     EXPECT_HAS(cuda, "a1[h] = __expf(a1[h]);");
 }
@@ -118,6 +147,28 @@ TEST(Attention, BarriersNarrowToWhatTheOpsShare) {
                      "instance is shared");
 }
 
+// s·QKᵀ: the scores stay unscaled; the row max scales its reduced value, the exp2 FMA takes the
+// factor in its multiplier, the mask needs none, and the next iteration's fill voids it.
+TEST(Attention, DeferredScalesFoldIntoTheRowMaxAndTheExp2) {
+    std::string cuda = emit(lower("attention_d64_causal"));
+    EXPECT_HAS(cuda, "mx1[h] = fmaxf(mx1[h], v0 * 0.125f);");
+    EXPECT_HAS(cuda, "// sub(e1, S5, mx1), exp(e1): exp2 of one FMA per element, S5's deferred "
+                     "scale in its multiplier");
+    EXPECT_HAS(cuda, "// S5's deferred scale dropped: the next iteration fills it first");
+    EXPECT_EQ(cuda.find("multiplied out"), std::string::npos);
+    // a reader that cannot take the factor gets S multiplied out first
+    Lowered l = lower("attention_d64");
+    for (auto& leaf : l.program.leaves)
+        for (auto& st : leaf.body)
+            if (leaf.name == "softmax_leaf" && st.op == "sub" && st.operands[0].tensor().name == "e")
+                st.op = "add";
+    cuda = emit(l);
+    const auto out = cuda.find("// the deferred scale of S5, multiplied out");
+    ASSERT_NE(out, std::string::npos);
+    EXPECT_LT(out, cuda.find("e1[4 * ((c) / 2) + 2 * h + (c) % 2] = (S5[", out));
+    EXPECT_HAS(cuda, "for (int e = 0; e < 64; ++e) S5[e] *= 0.125f;");
+}
+
 TEST(Attention, TheOutputIsTheAccumulatorDividedByTheRowSum) {
     std::string cuda = emit(lower("attention_d128"));
     EXPECT_HAS(cuda, "// div(O, O5, lt1): accumulator coordinates of wgmma, predicated on O's "
@@ -129,10 +180,11 @@ TEST(Attention, TheOutputIsTheAccumulatorDividedByTheRowSum) {
 // barrier is waited after the loop too, so a loop that ran no iteration leaves no phase behind.
 TEST(Attention, TheCausalKeyLoopStopsAtTheDiagonal) {
     std::string cuda = emit(lower("attention_d64_causal", {{"N", 512}}));
-    const std::string head = "for (int k = 0; k < min(4, ((((i * 128) + 128) + 128 - 1) / 128)); ++k)";
-    const auto first = cuda.find(head);
-    ASSERT_NE(first, std::string::npos) << "missing: " << head;
-    EXPECT_NE(cuda.find(head, first + 1), std::string::npos) << "one head per role";
+    const std::string trips = "min(4, ((((i * 128) + 128) + 128 - 1) / 128))";
+    EXPECT_HAS(cuda, "for (int k = 0; k < " + trips + "; ++k)");  // the DMA role
+    EXPECT_HAS(cuda, "if (" + trips + " > 0) {");                  // the compute role's first
+    EXPECT_HAS(cuda, "for (int k = 1; k < " + trips + "; ++k)");
+    EXPECT_HAS(cuda, "if (deferred_stage >= 0) {");  // the last P.V, owed if the loop ran
     EXPECT_HAS(cuda, "kiln::dev::mbarrier::wait(full_Q1, tile_phase);  // landed, even where the "
                      "limited loop ran no iteration");
     EXPECT_EQ(emit(lower("attention_d64")).find("k < min("), std::string::npos);
