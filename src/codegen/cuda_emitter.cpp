@@ -140,7 +140,7 @@ private:
                 unsupported(*plan_.loop,
                             "buffer " + b->name + ": swizzle128 stages must be 1024-byte aligned");
         for (const auto* b : plan_.shared)
-            if (b->layout && b->offset % 1024 != 0)
+            if (b->layout && b->offset >= 0 && b->offset % 1024 != 0)
                 unsupported(*plan_.grid, "buffer " + b->name + ": swizzle128 buffers must be "
                                                                "1024-byte aligned");
         barrier_offset_ = (plan_.smem_bytes + 7) / 8 * 8;
@@ -263,7 +263,8 @@ private:
                     b->origin + ")");
         for (const auto* b : plan_.shared) {
             if (plan_.dead_buffers.count(b->name)) {
-                w_.line("// alloc " + b->name + " at " + std::to_string(b->offset) +
+                w_.line("// alloc " + b->name +
+                        (b->offset >= 0 ? " at " + std::to_string(b->offset) : std::string()) +
                         ": unused (what it would hold stays in registers)");
                 continue;
             }

@@ -54,7 +54,9 @@ bool is_thread_grid(const std::vector<event::ProcDim>& over) {
 
 class Planner {
 public:
-    explicit Planner(const event::EventProgram& p) { plan_.name = p.name; }
+    // `placed`: alloc-smem has run, so every SHARED buffer but those the generator keeps in
+    // registers has its offset.
+    Planner(const event::EventProgram& p, bool placed) : placed_(placed) { plan_.name = p.name; }
 
     KernelPlan run(const event::EventProgram& p) {
         for (const auto& op : p.body.ops)
@@ -166,8 +168,6 @@ private:
     // An unstaged SHARED buffer of the block (alloc-smem placed it), one instance per tile or
     // per (warpgroup, warp) when allocated over compute processors.
     void shared_buffer(const event::Op& op) {
-        if (op.alloc.offset < 0)
-            unsupported(op, "SHARED buffers must be placed by alloc-smem (offset missing)");
         for (const auto& d : op.over)
             if (d.level != ir::Level::Warpgroup && d.level != ir::Level::Warp)
                 unsupported(op, "a SHARED buffer may be replicated over warpgroups and warps only");
@@ -177,7 +177,9 @@ private:
         int64_t instances = 1;
         for (const auto& d : op.over)
             instances *= d.extent;
-        plan_.smem_bytes = std::max(plan_.smem_bytes, op.alloc.offset + instances * op.alloc.bytes());
+        if (op.alloc.offset >= 0)
+            plan_.smem_bytes =
+                std::max(plan_.smem_bytes, op.alloc.offset + instances * op.alloc.bytes());
     }
 
     // A per-thread copy between a register fragment and shared memory (or a reducing copy after
@@ -270,7 +272,7 @@ private:
 
     void staged_buffer(const event::Op& op) {
         const auto& a = op.alloc;
-        if (a.memory != ir::Memory::Shared || a.offset < 0)
+        if (a.memory != ir::Memory::Shared || (placed_ && a.offset < 0))
             unsupported(op, "loop tensors must be allocated SHARED buffers (run alloc-smem)");
         if (a.stages != plan_.stages || a.stage_var != plan_.loop_var())
             unsupported(op, "a shared buffer not staged by the loop's pipeline depth");
@@ -281,7 +283,19 @@ private:
 
     KernelPlan plan_;
     std::vector<const event::TensorDecl*> workspaces_;
+    bool placed_ = true;
 };
+
+// The plan with the analyses that decide what stays in registers (row aliases, quad rows,
+// register operands).
+KernelPlan analyzed_plan(const event::EventProgram& program, bool placed) {
+    KernelPlan plan = Planner(program, placed).run(program);
+    plan.program = &program;
+    plan.row_aliases = plan_row_aliases(plan);
+    plan_quad_rows(plan);
+    plan_register_operands(plan);
+    return plan;
+}
 
 } // namespace
 
@@ -303,14 +317,29 @@ std::vector<std::string> grid_index_decls(const event::Loop& loop, const std::st
 
 Result<KernelPlan> plan_kernel(const event::EventProgram& program) {
     try {
-        KernelPlan plan = Planner(program).run(program);
-        plan.program = &program;
-        plan.row_aliases = plan_row_aliases(plan);
-        plan_quad_rows(plan);
-        plan_register_operands(plan);
+        KernelPlan plan = analyzed_plan(program, true);
+        for (const auto* b : plan.shared)
+            if (b->offset < 0 && !plan.dead_buffers.count(b->name))
+                unsupported(*plan.grid, "SHARED buffer " + b->name +
+                                            " has no offset: run alloc-smem (it leaves only "
+                                            "the buffers the generator keeps in registers)");
         return plan;
     } catch (const DiagnosticError& e) {
         return e.diag;
+    }
+}
+
+passes::PassContext codegen_pass_context() {
+    passes::PassContext ctx;
+    ctx.shared_in_registers = shared_kept_in_registers;
+    return ctx;
+}
+
+std::set<std::string> shared_kept_in_registers(const event::EventProgram& program) {
+    try {
+        return analyzed_plan(program, false).dead_buffers;
+    } catch (const DiagnosticError&) {
+        return {}; // not a kernel this generator makes: alloc-smem places everything
     }
 }
 

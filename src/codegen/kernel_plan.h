@@ -18,6 +18,7 @@
 #include "codegen/piece.h"
 #include "ir/diagnostic.h"
 #include "ir/event.h"
+#include "passes/pass_context.h"
 
 #include <map>
 #include <set>
@@ -76,6 +77,15 @@ struct KernelPlan {
 };
 
 Result<KernelPlan> plan_kernel(const event::EventProgram& program);
+
+// The SHARED tensors of `program` (before alloc-smem) that the generated kernel keeps in
+// registers instead: rows read back as quad shuffles, wgmma A operands taken from registers
+// (plan_quad_rows, plan_register_operands). Empty for a program this generator does not make.
+// Installed as passes::PassContext::shared_in_registers, so alloc-smem does not place them.
+std::set<std::string> shared_kept_in_registers(const event::EventProgram& program);
+// The pass context of a program compiled to CUDA: the machine's, with shared_kept_in_registers
+// as alloc-smem's shared_in_registers.
+passes::PassContext codegen_pass_context();
 
 // Declarations of a BLOCK pfor's variables from the linear index `linear` (`tile`,
 // `blockIdx.x`), the last variable fastest, in variable order: "const int i = tile / 2 % 2;".

@@ -263,10 +263,11 @@ struct BlockPlan {
 };
 
 Result<BlockPlan> plan_block(const Op& pfor, const TensorAccess& access, const HappensBefore& hb,
-                             const PassContext& ctx) {
+                             const PassContext& ctx, const std::set<std::string>& in_registers) {
     std::vector<SmemTensor> ts;
     event::walk(pfor.loop.body, [&](const Op& op) {
-        if (op.kind == OpKind::Alloc && op.alloc.memory == ir::Memory::Shared)
+        if (op.kind == OpKind::Alloc && op.alloc.memory == ir::Memory::Shared &&
+            !in_registers.count(op.alloc.name))
             ts.push_back(describe(op, access, hb));
     });
     Graph interference(ts.size(), std::vector<char>(ts.size(), 0));
@@ -337,10 +338,12 @@ Result<event::EventProgram> alloc_smem(event::EventProgram program, const PassCo
     auto outside = shared_outside_blocks(program, hb);
     errors.insert(errors.end(), outside.begin(), outside.end());
     std::vector<BlockPlan> plans;
+    const auto in_registers =
+        ctx.shared_in_registers ? ctx.shared_in_registers(program) : std::set<std::string>{};
     event::walk(program.body, [&](const Op& op) {
         if (op.kind != OpKind::PFor || op.loop.level != ir::Level::Block)
             return;
-        auto plan = plan_block(op, access, hb, ctx);
+        auto plan = plan_block(op, access, hb, ctx, in_registers);
         if (plan)
             plans.push_back(std::move(plan).value());
         else

@@ -3,7 +3,7 @@
 # `kiln run --gpu` (generate, NVRTC, run, compare with the float64 reference on fresh random
 # data) at its own size and at a ragged one (N not a multiple of the 128-row tiles), three other
 # mappings (64-wide key tiles, a 2-deep pipeline, f16) at the ragged size, then
-# compute-sanitizer memcheck / racecheck / synccheck on a small ragged causal run, then timings
+# compute-sanitizer memcheck / racecheck / synccheck on small ragged causal runs (d64, d128), then timings
 # at 128K tokens (Z x N = 131072, N = 1024 and 4096) next to PyTorch's SDPA (bench/attention_sdpa.py)
 # in the same job. Exits non-zero when a check fails.
 # Usage (repo root): tests/gpu/attention_gpu.sh KILN_DIR   (bin/kiln + lib/ from tests/gpu/pack_kiln.sh)
@@ -34,14 +34,16 @@ for variant in "attention_d64 --tunable BN=64" "attention_d64_causal --pipeline 
     echo "$variant, Z=3 N=1000: rc=$rc $(grep -E 'rel error' <<<"$out")"
     [ $rc -eq 0 ] || { fail=1; tail -5 <<<"$out"; }
 done
-for tool in memcheck racecheck synccheck; do
-    if timeout 120 compute-sanitizer --tool $tool --error-exitcode 3 "$K" run \
-        examples/attention_d64_causal.kiln --gpu --iters 1 --warmup 0 --size Z=2 --size N=300 \
-        > "${OUT:-/tmp}/attention_$tool.log" 2>&1; then
-        echo "compute-sanitizer $tool: clean"
-    else
-        echo "compute-sanitizer $tool: FAILED"; tail -20 "${OUT:-/tmp}/attention_$tool.log"; fail=1
-    fi
+for e in attention_d64_causal attention_d128_causal; do
+    for tool in memcheck racecheck synccheck; do
+        if timeout 120 compute-sanitizer --tool $tool --error-exitcode 3 "$K" run \
+            examples/$e.kiln --gpu --iters 1 --warmup 0 --size Z=2 --size N=300 \
+            > "${OUT:-/tmp}/${e}_$tool.log" 2>&1; then
+            echo "compute-sanitizer $tool $e: clean"
+        else
+            echo "compute-sanitizer $tool $e: FAILED"; tail -20 "${OUT:-/tmp}/${e}_$tool.log"; fail=1
+        fi
+    done
 done
 for e in "${examples[@]}"; do
     d=${e#attention_d}; d=${d%_causal}; causal=0

@@ -2,6 +2,7 @@
 // event IR — after every pass, after chosen passes, or where the pipeline stops — or, with
 // --emit=cuda, the CUDA C++ the code generator makes of it (src/codegen/).
 #include "codegen/cuda_emitter.h"
+#include "codegen/kernel_plan.h"
 #include "codegen/launch_spec.h"
 #include "ir/event_printer.h"
 #include "passes/pipeline.h"
@@ -72,7 +73,7 @@ void compile_program(const CompileOptions& o) {
         fmt::print(stderr, "error: --emit=cubin writes a binary: give -o FILE\n");
         throw CLI::RuntimeError(kExitUsage);
     }
-    auto compiled = passes::compile(program, options);
+    auto compiled = passes::compile(program, options, codegen::codegen_pass_context());
     if (!compiled)
         fail(compiled.errors());
     std::string final_ir = event::print_event_program(compiled->program);

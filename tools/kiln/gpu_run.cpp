@@ -8,6 +8,7 @@
 
 #if !defined(KILN_NO_GPU_RUNTIME)
 #include "codegen/cuda_emitter.h"
+#include "codegen/kernel_plan.h"
 #include "interp/reference.h"
 #include "passes/instantiate.h"
 #include "passes/pipeline.h"
@@ -71,7 +72,7 @@ GpuProgram generate(const GpuRunOptions& o) {
     auto tree = value_or_fail(passes::instantiate(program, overrides));
     passes::CompileOptions options;
     options.sizes = overrides;
-    auto compiled = value_or_fail(passes::compile(program, options));
+    auto compiled = value_or_fail(passes::compile(program, options, codegen::codegen_pass_context()));
     codegen::EmitOptions emit;
     for (const auto& s : program.sizes)
         emit.size_order.push_back(s.name);

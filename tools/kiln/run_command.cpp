@@ -1,5 +1,6 @@
 // kiln run: execute a program in the CPU interpreter on seeded random inputs and compare its
 // outputs with the float64 reference the program names.
+#include "codegen/kernel_plan.h"
 #include "interp/compare.h"
 #include "interp/interpreter.h"
 #include "interp/mutation.h"
@@ -58,7 +59,7 @@ int run_lowered(const ir::Program& program, const RunOptions& o, const interp::T
                 const interp::TensorMap& expected) {
     passes::CompileOptions options;
     options.sizes = parse_sizes(o.sizes);
-    auto compiled = value_or_fail(passes::compile(program, options));
+    auto compiled = value_or_fail(passes::compile(program, options, codegen::codegen_pass_context()));
     interp::ScheduleCheckOptions check_options;
     check_options.schedules = o.schedules;
     auto start = std::chrono::steady_clock::now();

@@ -102,7 +102,8 @@ TEST(Attention, TheRowMaxIsAQuadButterflyAndTheScoresStayInRegisters) {
                      "quad shuffles of the registers it stores; nothing else reads them)");
     EXPECT_HAS(cuda, "v0 = fmaxf(v0, __shfl_xor_sync(0xffffffffu, v0, 1));");
     EXPECT_HAS(cuda, "v0 = fmaxf(v0, __shfl_xor_sync(0xffffffffu, v0, 2));");
-    EXPECT_HAS(cuda, "// alloc S1 at 0: unused (what it would hold stays in registers)");
+    // alloc-smem left it unplaced (codegen::shared_kept_in_registers)
+    EXPECT_HAS(cuda, "// alloc S1: unused (what it would hold stays in registers)");
     EXPECT_EQ(cuda.find("float Sr4["), std::string::npos) << "whole rows are never materialized";
 }
 
@@ -120,7 +121,7 @@ TEST(Attention, PStaysInRegistersAsTheSecondWgmmasAOperand) {
     EXPECT_HAS(cuda, "kiln::dev::wgmma::mma_rs<64, kiln::dev::wgmma::DType::BF16, 1>(O5, "
                      "e1_packed[ks], kiln::dev::wgmma::advance(db0, ks * 2048), 1);");
     EXPECT_HAS(cuda, "kiln::dev::wgmma::fence_operand(e1_packed);");
-    EXPECT_HAS(cuda, "// alloc P1 at 163840: unused (what it would hold stays in registers)");
+    EXPECT_HAS(cuda, "// alloc P1: unused (what it would hold stays in registers)");
     // nothing is shared between the softmax and P.V any more: no barrier between them
     EXPECT_HAS(cuda, "// after %e63[:, :, :]: broadcast over compute processors; only per-thread "
                      "registers are shared");
@@ -214,6 +215,36 @@ TEST(Attention, ALimitedLoopInAClusterIsADiagnostic) {
     ASSERT_FALSE(cuda.ok());
     EXPECT_NE(cuda.error_text().find("a limited loop in a cluster: the CTAs of a pair share every "
                                      "multicast stage"),
+              std::string::npos)
+        << cuda.error_text();
+}
+
+// What alloc-smem is told to leave unplaced: S (its rows are quad shuffles) and P (the RS
+// wgmma's registers) for attention; nothing for a GEMM. A SHARED buffer left unplaced that the
+// kernel does need is a diagnostic, not a kernel reading offset -1.
+TEST(Attention, SharedTensorsKeptInRegistersAreTheElidedOnes) {
+    auto before_allocation = [](const std::string& example) {
+        auto program = ir::parse_file(std::string(KILN_SOURCE_DIR) + "/examples/" + example +
+                                      ".kiln");
+        EXPECT_TRUE(program.ok()) << program.error_text();
+        passes::CompileOptions options;
+        options.stop_after = "pipeline-loops";
+        auto compiled = passes::compile(*program, options);
+        EXPECT_TRUE(compiled.ok()) << compiled.error_text();
+        return compiled.ok() ? shared_kept_in_registers(compiled->program)
+                             : std::set<std::string>{"?"};
+    };
+    EXPECT_EQ(before_allocation("attention_d128_causal"), (std::set<std::string>{"P1", "S1"}));
+    EXPECT_EQ(before_allocation("gemm"), std::set<std::string>{});
+
+    Lowered l = lower("attention_d64");
+    event::walk(l.program.body, [](event::Op& op) {
+        if (op.kind == event::OpKind::Alloc && op.alloc.name == "l4")
+            op.alloc.offset = -1;
+    });
+    auto cuda = emit_cuda(l.program, l.options);
+    ASSERT_FALSE(cuda.ok());
+    EXPECT_NE(cuda.error_text().find("SHARED buffer l4 has no offset: run alloc-smem"),
               std::string::npos)
         << cuda.error_text();
 }

@@ -4,6 +4,7 @@
 // the runtime's tests. `cluster` > 1 maps the block instance with `cluster = N` first (as
 // `kiln compile --cluster N`).
 #include "codegen/cuda_emitter.h"
+#include "codegen/kernel_plan.h"
 #include "ir/parser.h"
 #include "passes/pipeline.h"
 
@@ -30,7 +31,7 @@ inline Lowered lower(const std::string& example, const passes::Sizes& sizes = {}
         return {};
     passes::CompileOptions options;
     options.sizes = sizes;
-    auto compiled = passes::compile(*program, options);
+    auto compiled = passes::compile(*program, options, codegen_pass_context());
     EXPECT_TRUE(compiled.ok()) << compiled.error_text();
     if (!compiled.ok())
         return {};

@@ -1,6 +1,7 @@
 #pragma once
 // An example compiled through every pass, with seeded inputs and its float64 reference outputs:
 // what the end-to-end and mutation tests simulate.
+#include "codegen/kernel_plan.h"
 #include "interp/interpreter.h"
 #include "interp/reference.h"
 #include "ir/parser.h"
@@ -29,7 +30,8 @@ compile_example(const std::string& name, const passes::Sizes& sizes, uint64_t in
         return std::nullopt;
     passes::CompileOptions options;
     options.sizes = sizes;
-    auto compiled = passes::compile(*program, options);
+    // as `kiln run --lowered` compiles: what the kernel keeps in registers takes no shared memory
+    auto compiled = passes::compile(*program, options, codegen::codegen_pass_context());
     EXPECT_TRUE(compiled.ok()) << compiled.error_text();
     auto tree = passes::instantiate(*program, sizes);
     EXPECT_TRUE(tree.ok()) << tree.error_text();

@@ -45,11 +45,10 @@ part Bp = blocks(B, [64, 256])
 )";
 }
 
-Result<event::EventProgram> plan_gemm(int depth) {
+Result<event::EventProgram> plan_gemm(int depth, const PassContext& ctx = {}) {
     auto p = event::parse_event_program(gemm_block(depth), "gemm.ev");
     if (!p)
         return p.errors();
-    PassContext ctx;
     for (auto* pass : {warp_specialize, pipeline_loops, alloc_smem}) {
         p = pass(std::move(p).value(), ctx);
         if (!p)
@@ -84,6 +83,24 @@ TEST(AllocSmem, PipelinedGemmFiveStagesOverflowWithBreakdown) {
               "SHARED tensors (245760 bytes in all):\n"
               "  As (origin gemm_tile.A): 81920 bytes, 5 stages, live %e2..%e4\n"
               "  Bs (origin gemm_tile.B): 163840 bytes, 5 stages, live %e3..%e4\n");
+}
+
+// The SHARED tensors the code generator keeps in registers (PassContext::shared_in_registers)
+// take no space: with Bs among them, five stages of As alone fit, at offset 0, and Bs keeps no
+// offset. The hook sees the program before allocation.
+TEST(AllocSmem, TensorsKeptInRegistersAreNotPlaced) {
+    PassContext ctx;
+    int calls = 0;
+    ctx.shared_in_registers = [&](const event::EventProgram& p) {
+        ++calls;
+        EXPECT_EQ(offset_of(p, "As"), -1);
+        return std::set<std::string>{"Bs"};
+    };
+    auto p = plan_gemm(5, ctx);
+    ASSERT_TRUE(p.ok()) << p.error_text();
+    EXPECT_EQ(calls, 1);
+    EXPECT_EQ(offset_of(*p, "As"), 0);
+    EXPECT_EQ(offset_of(*p, "Bs"), -1);
 }
 
 // examples/gemm.kiln through the whole pipeline, as written (pipeline = 4) and with the depth
