@@ -247,49 +247,31 @@ void emit_elementwise(CodeWriter& w, const event::Op& call, const Access& dst,
 void emit_row_reduce(CodeWriter& w, const KernelPlan& plan, const event::Op& call,
                      const std::string& op, const Access& r, const Access& s,
                      const std::string& scale) {
-    const std::string scaled = scale.empty() ? "v0" : "v0 * " + scale;
     if (r.kind != Access::Kind::Rows || s.kind == Access::Kind::Rows ||
         s.kind == Access::Kind::Scalar)
         unsupported(call, op + " needs a [2] destination and a [2, n] source");
-    if (auto q = plan.quad_rows.find(s.name); q != plan.quad_rows.end()) {
+    const bool mx = op == "rowmax";
+    const auto q = plan.quad_rows.find(s.name);
+    const bool quad = q != plan.quad_rows.end();
+    Access src = s;
+    if (quad) {
         const auto& frag = plan.scope.tensors.at(q->second);
-        const Access own{Access::Kind::Fragment, frag.name, frag.shape[1], {}, 0};
-        const bool mx = op == "rowmax";
-        w.line("// " + op + "(" + r.name + ", " + s.name + "): the rows are the quad's fragments of " +
-               frag.name + ": this lane's part, then a butterfly over the quad");
-        w.line("#pragma unroll");
-        w.open("for (int h = 0; h < 2; ++h)");
-        w.line("float v0 = " + own.at("h", "0") + ";");
-        w.line("#pragma unroll");
-        w.line("for (int c = 1; c < " + std::to_string(own.cols) + "; ++c) v0 = " +
-               (mx ? "fmaxf(v0, " + own.at("h", "c") + ")" : "v0 + " + own.at("h", "c")) + ";");
+        src = {Access::Kind::Fragment, frag.name, frag.shape[1], {}, 0};
+        w.line("// " + op + "(" + r.name + ", " + s.name + "): the rows are the quad's fragments " +
+               "of " + frag.name + ": this lane's part, then a butterfly over the quad");
+    } else {
+        w.line("// " + op + "(" + r.name + ", " + s.name + "): this thread's values of its two rows");
+    }
+    w.line("#pragma unroll");
+    w.open("for (int h = 0; h < 2; ++h)");
+    emit_partial_reduction(w, mx, src.cols, [&](const std::string& c) { return src.at("h", c); });
+    if (quad)
         for (const char* lane : {"1", "2"})
             w.line(mx ? "v0 = fmaxf(v0, __shfl_xor_sync(0xffffffffu, v0, " + std::string(lane) + "));"
                       : "v0 += __shfl_xor_sync(0xffffffffu, v0, " + std::string(lane) + ");");
-        w.line(r.at("h", "0") + " = " +
-               (mx ? "fmaxf(" + r.at("h", "0") + ", " + scaled + ")"
-                   : r.at("h", "0") + " + " + scaled) +
-               ";");
-        w.close();
-        return;
-    }
-    w.line("// " + op + "(" + r.name + ", " + s.name + "): this thread's values of its two rows");
-    w.line("#pragma unroll");
-    w.open("for (int h = 0; h < 2; ++h)");
-    // unscaled: folded into the destination's value; scaled: reduced first, then scaled
-    w.line("float v0 = " + (scale.empty() ? r.at("h", "0") : s.at("h", "0")) + ";");
-    w.line("#pragma unroll");
-    w.line("for (int c = " + std::string(scale.empty() ? "0" : "1") + "; c < " +
-           std::to_string(s.cols) + "; ++c) v0 = " +
-           (op == "rowmax" ? "fmaxf(v0, " + s.at("h", "c") + ")" : "v0 + " + s.at("h", "c")) +
-           ";");
-    if (scale.empty())
-        w.line(r.at("h", "0") + " = v0;");
-    else
-        w.line(r.at("h", "0") + " = " +
-               (op == "rowmax" ? "fmaxf(" + r.at("h", "0") + ", " + scaled + ")"
-                               : r.at("h", "0") + " + " + scaled) +
-               ";");
+    const std::string v = scale.empty() ? "v0" : "v0 * " + scale;
+    w.line(r.at("h", "0") + " = " +
+           (mx ? "fmaxf(" + r.at("h", "0") + ", " + v + ")" : r.at("h", "0") + " + " + v) + ";");
     w.close();
 }
 
@@ -780,6 +762,31 @@ void emit_fragment_copy(CodeWriter& w, const KernelPlan& plan, const event::Op& 
                           "tensor (an lhs fragment) into a [2, n] register fragment");
     w.line("// " + event::print_view(copy.src) + " -> " + d.name + ": this thread's two rows");
     emit_elementwise(w, copy, d, shared_rows_access(copy, *src, copy.src.name).at("h", "c"));
+}
+
+void emit_partial_reduction(CodeWriter& w, bool max, int64_t count,
+                            const std::function<std::string(const std::string&)>& term) {
+    auto op = [&](const std::string& a, const std::string& b) {
+        return max ? "fmaxf(" + a + ", " + b + ")" : "(" + a + " + " + b + ")";
+    };
+    if (count < 8 || count % 4 != 0) {
+        w.line("float v0 = " + term("0") + ";");
+        w.line("#pragma unroll");
+        w.line("for (int c = 1; c < " + std::to_string(count) + "; ++c) v0 = " + op("v0", term("c")) +
+               ";");
+        return;
+    }
+    w.line("// four independent partial chains: one chain would wait the FP latency at every term");
+    w.line("float v0 = " + term("0") + ", v1 = " + term("1") + ", v2 = " + term("2") +
+           ", v3 = " + term("3") + ";");
+    w.line("#pragma unroll");
+    w.open("for (int c = 4; c < " + std::to_string(count) + "; c += 4)");
+    for (int k = 0; k < 4; ++k) {
+        const std::string v = "v" + std::to_string(k);
+        w.line(v + " = " + op(v, term(k ? "c + " + std::to_string(k) : "c")) + ";");
+    }
+    w.close();
+    w.line("v0 = " + op(op("v0", "v1"), op("v2", "v3")) + ";");
 }
 
 } // namespace kiln::codegen

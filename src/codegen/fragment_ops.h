@@ -19,6 +19,7 @@
 #include "codegen/code_writer.h"
 #include "codegen/kernel_plan.h"
 
+#include <functional>
 #include <map>
 #include <optional>
 #include <string>
@@ -61,6 +62,13 @@ bool emit_fused_sub_exp(CodeWriter& w, const event::EventProgram& program, const
                         const event::Op& call, const std::map<std::string, event::View>& b,
                         const ir::LeafOp& sub, const ir::LeafOp& exp,
                         const std::string& x_scale = "");
+
+// Declares `float v0` as the reduction (fmaxf when `max`, else +) of `count` terms, term(c) for a
+// C index expression c. Four independent partial chains, combined at the end: a single chain
+// waits the FP pipe's latency at every term (ncu's "wait" stall). Fewer than 8 terms, or a count
+// not a multiple of 4: one chain.
+void emit_partial_reduction(CodeWriter& w, bool max, int64_t count,
+                            const std::function<std::string(const std::string&)>& term);
 
 // Emits a per-thread copy `copy S -> D` between a register fragment and a shared fragment.
 void emit_fragment_copy(CodeWriter& w, const KernelPlan& plan, const event::Op& copy);

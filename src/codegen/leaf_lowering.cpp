@@ -447,14 +447,14 @@ void emit_rowsum(CodeWriter& w, const KernelPlan& plan, const event::Op& call,
         unsupported(call,
                     "rowsum needs a [2] row fragment and a [2, n] accumulator fragment, not " +
                         ir::shape_string(r.shape) + " and " + ir::shape_string(acc.shape));
-    const std::string n8 = std::to_string(acc.shape[1] / 2);
     w.line("// rowsum(" + r.name + ", " + acc.name + "): this thread's columns of its two rows");
     w.line("#pragma unroll");
     w.open("for (int h = 0; h < 2; ++h)");
-    w.line("float v0 = 0.0f;");
-    w.line("#pragma unroll");
-    w.line("for (int n8 = 0; n8 < " + n8 + "; ++n8) v0 += " + acc.name + "[4 * n8 + 2 * h] + " +
-           acc.name + "[4 * n8 + 2 * h + 1];");
+    // term n8: the row's pair of columns 8 n8 + 2 (t % 4) + {0, 1}
+    emit_partial_reduction(w, false, acc.shape[1] / 2, [&](const std::string& n8) {
+        const std::string at = "4 * (" + n8 + ") + 2 * h";
+        return "(" + acc.name + "[" + at + "] + " + acc.name + "[" + at + " + 1])";
+    });
     w.line(r.name + "[h] += v0;");
     w.close();
 }

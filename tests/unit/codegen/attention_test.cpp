@@ -100,6 +100,8 @@ TEST(Attention, TheRowMaxIsAQuadButterflyAndTheScoresStayInRegisters) {
     std::string cuda = emit(lower("attention_d64"));
     EXPECT_HAS(cuda, "// copy %e36 (copy-out S for scores_thread): elided (its rows are read as "
                      "quad shuffles of the registers it stores; nothing else reads them)");
+    EXPECT_HAS(cuda, "v3 = fmaxf(v3, S5[4 * ((c + 3) / 2) + 2 * h + (c + 3) % 2]);");
+    EXPECT_HAS(cuda, "v0 = fmaxf(fmaxf(v0, v1), fmaxf(v2, v3));");
     EXPECT_HAS(cuda, "v0 = fmaxf(v0, __shfl_xor_sync(0xffffffffu, v0, 1));");
     EXPECT_HAS(cuda, "v0 = fmaxf(v0, __shfl_xor_sync(0xffffffffu, v0, 2));");
     // alloc-smem left it unplaced (codegen::shared_kept_in_registers)

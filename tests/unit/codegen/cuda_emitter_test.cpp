@@ -122,8 +122,10 @@ TEST(CudaEmitter, GemmRowsumZeroesFirstThenSumsRowsOverTheQuad) {
                      "% 16 == 0) {");
     EXPECT_HAS(cuda, "kiln::dev::vec::store4(r + kiln_d, make_float4(0.0f, 0.0f, 0.0f, 0.0f));");
     EXPECT_HAS(cuda, "if ((i * 128 + kiln_r0) + u < 256) r[kiln_d + u] = 0.0f;");
-    EXPECT_HAS(cuda, "for (int n8 = 0; n8 < 32; ++n8) v0 += C5[4 * n8 + 2 * h] + "
-                     "C5[4 * n8 + 2 * h + 1];");
+    // the thread's 32 column pairs of a row in four independent partial sums
+    EXPECT_HAS(cuda, "for (int c = 4; c < 32; c += 4) {");
+    EXPECT_HAS(cuda, "v3 = (v3 + (C5[4 * (c + 3) + 2 * h] + C5[4 * (c + 3) + 2 * h + 1]));");
+    EXPECT_HAS(cuda, "v0 = ((v0 + v1) + (v2 + v3));");
     EXPECT_HAS(cuda,
                "// after %e0[:]: kernel order: that element-wise kernel completed before this one");
     EXPECT_HAS(cuda, "v0 += __shfl_xor_sync(0xffffffffu, v0, 1);");
