@@ -52,10 +52,9 @@ std::map<size_t, std::string> deferred_operands(const KernelPlan& plan, const ev
 
 } // namespace
 
-bool defer_scale(CodeWriter& w, const event::EventProgram& program, const KernelPlan& plan,
-                 const event::Op& call, const std::map<std::string, event::View>& b,
-                 const ir::LeafOp& stmt, DeferredScales& deferred) {
-    (void)program;
+bool defer_scale(CodeWriter& w, const KernelPlan& plan, const event::Op& call,
+                 const std::map<std::string, event::View>& b, const ir::LeafOp& stmt,
+                 DeferredScales& deferred) {
     if (stmt.op != "scale" || stmt.operands.size() != 3)
         return false;
     const auto d = register_operand(plan, call, b, stmt, 0);
@@ -70,12 +69,10 @@ bool defer_scale(CodeWriter& w, const event::EventProgram& program, const Kernel
     return true;
 }
 
-std::string settle_deferred_scales(CodeWriter& w, const event::EventProgram& program,
-                                   const KernelPlan& plan, const event::Op& call,
+std::string settle_deferred_scales(CodeWriter& w, const KernelPlan& plan, const event::Op& call,
                                    const std::map<std::string, event::View>& b,
                                    const ir::LeafOp& stmt, const ir::LeafOp* next,
                                    DeferredScales& deferred) {
-    (void)program;
     const auto ops = deferred_operands(plan, call, b, stmt, deferred);
     if (ops.empty())
         return "";

@@ -20,15 +20,14 @@ namespace kiln::codegen {
 using DeferredScales = std::map<std::string, std::string>;
 
 // Defers `stmt` and returns true if it is such a scale.
-bool defer_scale(CodeWriter& w, const event::EventProgram& program, const KernelPlan& plan,
-                 const event::Op& call, const std::map<std::string, event::View>& b,
-                 const ir::LeafOp& stmt, DeferredScales& deferred);
+bool defer_scale(CodeWriter& w, const KernelPlan& plan, const event::Op& call,
+                 const std::map<std::string, event::View>& b, const ir::LeafOp& stmt,
+                 DeferredScales& deferred);
 
 // Before `stmt` (`next`: the statement after it, or null): multiplies out the deferred registers
 // it touches in a way that cannot take the factor, and returns the factor of the one it can (a
 // row max's source, the x of a sub-then-exp pair), or "". A fill of one drops its factor.
-std::string settle_deferred_scales(CodeWriter& w, const event::EventProgram& program,
-                                   const KernelPlan& plan, const event::Op& call,
+std::string settle_deferred_scales(CodeWriter& w, const KernelPlan& plan, const event::Op& call,
                                    const std::map<std::string, event::View>& b,
                                    const ir::LeafOp& stmt, const ir::LeafOp* next,
                                    DeferredScales& deferred);

@@ -748,13 +748,13 @@ bool emit_loop_call(CodeWriter& w, const event::EventProgram& program, const Ker
         if (!is_mma(leaf.body[i])) {
             if (pending.active && touches(call, b, leaf.body[i], pending.accumulators))
                 retire_pending(w, pending, why);
-            if (defer_scale(w, program, plan, call, b, leaf.body[i], scales)) {
+            if (defer_scale(w, plan, call, b, leaf.body[i], scales)) {
                 ++i;
                 continue;
             }
             const ir::LeafOp* next = i + 1 < leaf.body.size() ? &leaf.body[i + 1] : nullptr;
             const std::string factor =
-                settle_deferred_scales(w, program, plan, call, b, leaf.body[i], next, scales);
+                settle_deferred_scales(w, plan, call, b, leaf.body[i], next, scales);
             if (zero_fill_before_batch(plan, call, b, leaf.body, i)) {
                 zeroed.insert(register_tensor(plan, call, operand_view(call, b, leaf.body[i], 0)).name);
                 w.line("// " + leaf.body[i].op + "(" + operand_view(call, b, leaf.body[i], 0).name +
