@@ -45,9 +45,7 @@ public:
         if (clustered() && (groups_.size() > 1 || !once_loads_.empty()))
             unsupported(*plan_.grid, "clusters of a loop with several copy groups (attention) are "
                                      "not generated");
-        if (clustered() && plan_.loop->loop.limit)
-            unsupported(*plan_.loop, "a limited loop in a cluster: the CTAs of a pair share "
-                                     "every multicast stage, so they must run the same iterations");
+        check_limit();
         for (auto& l : loads_)
             if (cluster_.splits_rows(l)) { // each CTA's box covers its half of the rows
                 l.box[1] /= static_cast<uint32_t>(cluster_.size);
@@ -432,18 +430,26 @@ private:
     }
     std::string trip_count() const {
         const event::Loop& l = plan_.loop->loop;
-        std::string bound = std::to_string(l.extents[0]);
-        if (l.limit) {
-            std::vector<std::string> names;
-            ir::collect_names(*l.limit, names);
-            for (const auto& n : names)
-                if (std::find(plan_.grid->loop.vars.begin(), plan_.grid->loop.vars.end(), n) ==
-                    plan_.grid->loop.vars.end())
-                    unsupported(*plan_.loop, "its limit " + ir::to_string(l.limit) + " reads '" +
-                                                 n + "', not an index of the block's tile");
-            bound = "min(" + bound + ", " + c_expr(l.limit) + ")";
-        }
-        return bound;
+        const std::string extent = std::to_string(l.extents[0]);
+        return l.limit ? "min(" + extent + ", " + c_expr(l.limit) + ")" : extent;
+    }
+
+    // A limit is evaluated by both roles from the tile's indices; in a cluster both CTAs of a
+    // pair would have to agree on it.
+    void check_limit() const {
+        const ir::ExprPtr& limit = plan_.loop->loop.limit;
+        if (!limit)
+            return;
+        if (clustered())
+            unsupported(*plan_.loop, "a limited loop in a cluster: the CTAs of a pair share "
+                                     "every multicast stage, so they must run the same iterations");
+        std::vector<std::string> names;
+        ir::collect_names(*limit, names);
+        const auto& vars = plan_.grid->loop.vars;
+        for (const auto& n : names)
+            if (std::find(vars.begin(), vars.end(), n) == vars.end())
+                unsupported(*plan_.loop, "its limit " + ir::to_string(limit) + " reads '" + n +
+                                             "', not an index of the block's tile");
     }
 
     void dma_role() {
@@ -661,12 +667,11 @@ private:
     }
 
     // The stage releases of the groups `op` frees, at stage expression `stage`.
-    std::vector<std::string> releases(const event::Op& op, const std::string& stage,
-                                      const std::string& guard) const {
+    std::vector<std::string> releases(const event::Op& op, const std::string& stage) const {
         std::vector<std::string> out;
         for (const auto& g : groups_)
             if (g.released_by == op.result)
-                out.push_back("if (" + guard + plan_.compute_dims[2].var +
+                out.push_back("if (" + plan_.compute_dims[2].var +
                               " == 0) kiln::dev::mbarrier::arrive(&" + g.empty + "[" + stage +
                               "]);  // release " + g.loads[0].buffer->name + "'s stage");
         return out;
@@ -700,7 +705,7 @@ private:
             deferral->retire.push_back("kiln::dev::wgmma::fence_operand(" + r + ");");
         for (const auto& r : deferral->packed)
             deferral->retire.push_back("kiln::dev::wgmma::fence_operand(" + r + ");");
-        for (const auto& l : releases(last, "deferred_stage", ""))
+        for (const auto& l : releases(last, "deferred_stage"))
             deferral->retire.push_back(l);
         deferral->retire.push_back("deferred_stage = -1;");
         w_.line("int deferred_stage = -1;  // the stage " + op_name(last) +
@@ -739,7 +744,7 @@ private:
                                op == plan_.loop_body.back() ? deferral : nullptr, scales)) {
                 w_.line("deferred_stage = st.stage;");
             } else {
-                for (const auto& l : releases(*op, "st.stage", ""))
+                for (const auto& l : releases(*op, "st.stage"))
                     w_.line(l);
             }
             w_.close();

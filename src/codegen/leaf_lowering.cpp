@@ -499,6 +499,36 @@ void emit_reduce_copy(CodeWriter& w, const KernelPlan& plan, const event::Op& co
 
 } // namespace
 
+namespace {
+
+// The accumulators a batch of mma statements [i, j) writes.
+std::set<std::string> batch_accumulators(const KernelPlan& plan, const event::Op& call,
+                                         const std::map<std::string, event::View>& b,
+                                         const std::vector<ir::LeafOp>& body, size_t i, size_t j) {
+    std::set<std::string> accs;
+    for (; i < j; ++i)
+        accs.insert(register_tensor(plan, call, operand_view(call, b, body[i], 0)).name);
+    return accs;
+}
+
+// The issue of a packed batch up to its commit: the accumulators pinned, the fence, the wgmmas
+// reading `stage`.
+// `zeroed`: accumulators whose first wgmma of the batch starts from zero (their fill elided).
+void emit_batch_issue(CodeWriter& w, const KernelPlan& plan, const event::Op& call,
+                      const std::map<std::string, event::View>& b,
+                      const std::vector<ir::LeafOp>& body, size_t i, size_t j,
+                      const std::string& stage, std::set<std::string> zeroed = {}) {
+    for (const auto& a : batch_accumulators(plan, call, b, body, i, j))
+        w.line("kiln::dev::wgmma::fence_operand(" + a + ");");
+    w.line("kiln::dev::wgmma::fence();");
+    for (int n = 0; i < j; ++i) {
+        const auto acc = register_tensor(plan, call, operand_view(call, b, body[i], 0)).name;
+        emit_mma(w, plan, call, b, body[i], n++, stage, zeroed.erase(acc) > 0);
+    }
+}
+
+} // namespace
+
 bool is_wgmma_call(const event::EventProgram& program, const event::Op& call) {
     const event::LeafDef* leaf = program.find_leaf(call.callee);
     if (!leaf || leaf->body.empty())
@@ -515,19 +545,11 @@ void emit_wgmma_call(CodeWriter& w, const event::EventProgram& program, const Ke
     if (!is_wgmma_call(program, call))
         unsupported(call, "a loop call must be made of mma statements (wgmma)");
     auto b = bind_tensors(leaf, call);
-    std::vector<std::string> accs;
-    for (const auto& s : leaf.body)
-        accs.push_back(register_tensor(plan, call, operand_view(call, b, s, 0)).name);
-    for (const auto& a : accs)
-        w.line("kiln::dev::wgmma::fence_operand(" + a + ");");
-    w.line("kiln::dev::wgmma::fence();");
-    int n = 0;
-    for (const auto& s : leaf.body)
-        emit_mma(w, plan, call, b, s, n++, stage, false);
+    emit_batch_issue(w, plan, call, b, leaf.body, 0, leaf.body.size(), stage);
     w.line("kiln::dev::wgmma::commit();");
     w.line("// At most this batch in flight: the previous iteration's wgmmas have retired.");
     w.line("kiln::dev::wgmma::wait<1>();");
-    for (const auto& a : accs)
+    for (const auto& a : batch_accumulators(plan, call, b, leaf.body, 0, leaf.body.size()))
         w.line("kiln::dev::wgmma::fence_operand(" + a + ");");
 }
 
@@ -631,16 +653,6 @@ bool touches(const event::Op& call, const std::map<std::string, event::View>& b,
     return false;
 }
 
-// The accumulators a batch of mma statements [i, j) writes.
-std::set<std::string> batch_accumulators(const KernelPlan& plan, const event::Op& call,
-                                         const std::map<std::string, event::View>& b,
-                                         const std::vector<ir::LeafOp>& body, size_t i, size_t j) {
-    std::set<std::string> accs;
-    for (; i < j; ++i)
-        accs.insert(register_tensor(plan, call, operand_view(call, b, body[i], 0)).name);
-    return accs;
-}
-
 // The register A operands of a batch of mma statements [i, j), packed into their wgmma pairs.
 void emit_batch_packing(CodeWriter& w, const KernelPlan& plan, const event::Op& call,
                         const std::map<std::string, event::View>& b,
@@ -650,22 +662,6 @@ void emit_batch_packing(CodeWriter& w, const KernelPlan& plan, const event::Op& 
     for (const auto& [tensor, reg] : plan.register_operands)
         if (regs.count(reg) && !accs.count(reg))
             emit_register_operand_packing(w, plan, call, reg, plan.scope.tensors.at(tensor).dtype);
-}
-
-// The issue of a packed batch up to its commit: the accumulators pinned, the fence, the wgmmas
-// reading `stage`.
-// `zeroed`: accumulators whose first wgmma of the batch starts from zero (their fill elided).
-void emit_batch_issue(CodeWriter& w, const KernelPlan& plan, const event::Op& call,
-                      const std::map<std::string, event::View>& b,
-                      const std::vector<ir::LeafOp>& body, size_t i, size_t j,
-                      const std::string& stage, std::set<std::string> zeroed = {}) {
-    for (const auto& a : batch_accumulators(plan, call, b, body, i, j))
-        w.line("kiln::dev::wgmma::fence_operand(" + a + ");");
-    w.line("kiln::dev::wgmma::fence();");
-    for (int n = 0; i < j; ++i) {
-        const auto acc = register_tensor(plan, call, operand_view(call, b, body[i], 0)).name;
-        emit_mma(w, plan, call, b, body[i], n++, stage, zeroed.erase(acc) > 0);
-    }
 }
 
 // fill(X, 0) right before a batch whose first wgmma into register accumulator X: the wgmma's
