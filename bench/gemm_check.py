@@ -370,8 +370,8 @@ def case_special():
     D = torch.full((ext["a"], ext["b"], ext["c"]), float("nan"), device=dev)
     st, taken = kg.contract("abc = bda * dc", ext, A, B, D, with_path=True)
     torch.cuda.synchronize()
-    report("contract abc = bda * dc (a=24: generic)",
-           rel(D, torch.einsum("bda,dc->abc", A.double(), B.double())), 1e-5, st, taken, "generic")
+    report("contract abc = bda * dc (a=24: A copied to K-major, then tma)",
+           rel(D, torch.einsum("bda,dc->abc", A.double(), B.double())), 1e-5, st, taken, "tma")
     # GETT on the TMA/wgmma path: the benchmark's three permutations at small, ragged extents
     for spec, ext, odt in (("abc = bda * dc", dict(a=64, b=6, c=200, d=136), torch.bfloat16),
                            ("abc = bda * dc", dict(a=128, b=3, c=72, d=64), torch.float32),
@@ -380,7 +380,13 @@ def case_special():
                            ("abc = acd * db", dict(a=5, b=136, c=64, d=72), torch.float16),
                            ("abc = adb * dc", dict(a=3, b=64, c=200, d=136), torch.bfloat16),
                            ("abc = ad * bdc", dict(a=200, b=3, c=128, d=72), torch.bfloat16),
-                           ("abc = bda * dc", dict(a=64, b=2, c=504, d=2048), torch.bfloat16)):
+                           ("abc = bda * dc", dict(a=64, b=2, c=504, d=2048), torch.bfloat16),
+                           # an operand copied into a K-major order first (contract_plan.h):
+                           # B transposed (k orders disagree), A transposed (D's columns would
+                           # scatter), B gathered (its contiguous mode kept)
+                           ("ab = acd * dbc", dict(a=200, b=136, c=4, d=64), torch.bfloat16),
+                           ("abc = dca * bd", dict(a=8, b=200, c=72, d=136), torch.bfloat16),
+                           ("ab = adc * dbc", dict(a=136, b=200, c=32, d=8), torch.float16)):
         lhs, rhs = spec.replace(" ", "").split("=")
         ta_, tb_ = rhs.split("*")
         in_dt = torch.float16 if odt == torch.float16 else torch.bfloat16

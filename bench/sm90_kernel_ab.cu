@@ -12,13 +12,17 @@
 //   nvcc -std=c++20 -O3 -gencode=arch=compute_90a,code=sm_90a -Idevice -Iinclude \
 //        bench/sm90_kernel_ab.cu -o ab -ldl
 //   ./ab M N K [generated.so]
+//   (add -DKILN_AB_CUBLAS ... -lcublas for the cuBLAS column)
 //
 // Timing: a CUDA graph of 10 back-to-back launches, replayed; median of 50 replays (cudaEvents),
 // L2 flushed before each replay, as bench/gemm_bench_util.py. Prints TFLOP/s, the library
 // result's max-abs difference from a float reference on every 61st row (exit 1 past 1% of the
 // largest value), and with a generated kernel a max-abs check of the two results against each
 // other (both from the same A; the generated one reads B transposed, so the B given to it is the
-// transpose of the library's; copy epilogue only).
+// transpose of the library's; copy epilogue only). With -DKILN_AB_CUBLAS (link -lcublas) cuBLAS
+// runs the same product (cublasGemmEx, bf16 in / fp32 compute / bf16 out) on the same A and B,
+// timed with the library in alternation (five rounds each; the ratio is the median of the
+// rounds' ratios), so the two see the same clocks.
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
@@ -27,6 +31,9 @@
 
 #include <cuda_bf16.h>
 #include <cuda_runtime.h>
+#if defined(KILN_AB_CUBLAS)
+#include <cublas_v2.h>
+#endif
 
 #include "kiln/gemm/epilogue.cuh"
 #include "kiln/gemm/launch_sm90.cuh"
@@ -196,6 +203,8 @@ int main(int argc, char** argv) {
         float* ref;
         CHECK(cudaMalloc(&ref, sizeof(float) * rows * N));
         reference<<<4096, 256, 0, s>>>(a, b, epi_bias, ref, M, N, K);
+        // cudaMemcpy runs on the legacy stream, which does not wait for a non-blocking one
+        CHECK(cudaStreamSynchronize(s));
         std::vector<float> hr(size_t(rows) * N);
         std::vector<T> hd(size_t(M) * N);
         CHECK(cudaMemcpy(hr.data(), ref, sizeof(float) * hr.size(), cudaMemcpyDeviceToHost));
@@ -213,6 +222,39 @@ int main(int argc, char** argv) {
             return 1;
         }
     }
+#if defined(KILN_AB_CUBLAS)
+    if (!epi_bias) {  // cuBLAS computes the plain product: D (M x N row-major) = A B^T
+        cublasHandle_t h;
+        if (cublasCreate(&h) != CUBLAS_STATUS_SUCCESS || cublasSetStream(h, s) != CUBLAS_STATUS_SUCCESS) {
+            std::fprintf(stderr, "cublas handle\n");
+            return 2;
+        }
+        T* dc;
+        CHECK(cudaMalloc(&dc, sizeof(T) * M * N));
+        const float one = 1.f, zero = 0.f;
+        auto run_cublas = [&] {
+            // column-major view: D^T (N x M) = B (N x K, ld K)^T-as-stored . A^T
+            if (cublasGemmEx(h, CUBLAS_OP_T, CUBLAS_OP_N, N, M, K, &one, b, CUDA_R_16BF, K, a,
+                             CUDA_R_16BF, K, &zero, dc, CUDA_R_16BF, N, CUBLAS_COMPUTE_32F,
+                             CUBLAS_GEMM_DEFAULT) != CUBLAS_STATUS_SUCCESS) {
+                std::fprintf(stderr, "cublasGemmEx failed\n");
+                std::exit(2);
+            }
+        };
+        std::vector<float> ratios;
+        float t_cu = 0;
+        for (int round = 0; round < 5; ++round) {
+            t_cu = median_ms_per_call(run_cublas, s, flush, flush_bytes);
+            const float t_l = median_ms_per_call(lib, s, flush, flush_bytes);
+            ratios.push_back(t_cu / t_l);
+        }
+        std::sort(ratios.begin(), ratios.end());
+        std::printf("  cuBLAS %7.1f TFLOP/s  library/cuBLAS %.3f [%.3f, %.3f]", flop / t_cu / 1e9,
+                    ratios[2], ratios[0], ratios[4]);
+        CHECK(cudaFree(dc));
+        cublasDestroy(h);
+    }
+#endif
     if (gen) {
         auto run_gen = [&] {
             if (int rc = gen(dg, a, bt, M, N, K, s)) {
@@ -221,6 +263,7 @@ int main(int argc, char** argv) {
             }
         };
         const float t_gen = median_ms_per_call(run_gen, s, flush, flush_bytes);
+        CHECK(cudaStreamSynchronize(s));
         std::vector<T> hd(size_t(M) * N), hg(size_t(M) * N);
         CHECK(cudaMemcpy(hd.data(), d, sizeof(T) * hd.size(), cudaMemcpyDeviceToHost));
         CHECK(cudaMemcpy(hg.data(), dg, sizeof(T) * hg.size(), cudaMemcpyDeviceToHost));

@@ -154,9 +154,14 @@ Status dual_gemm(Op transA, Op transB, int M, int N, int K, const void* A, int64
 /// dense row-major in the order their modes are written; `extent(mode)` gives sizes through
 /// `extents` ('a' -> extents[0], ..., 'z' -> extents[25]). Up to 3 modes per group (free-A,
 /// free-B, contracted). dtype: options.a_type for A and B, options.c_type for D.
-/// 16-bit inputs run on the Sm90Tma path (TMA tensor views, no transposes) when each mode group
-/// folds to at most two (extent, stride) pairs, a two-mode group's inner extent is a multiple
-/// of 64 and the 16-byte rules hold; otherwise on the generic kernel. options.path /
+/// 16-bit inputs run on the Sm90Tma path: the tensors are read in place through TMA views
+/// when each mode group folds to at most two (extent, stride) pairs, a two-mode group's inner
+/// extent is a multiple of 64, the 16-byte rules hold and D's contiguous mode is the inner
+/// free mode of its operand. Otherwise the operand at fault (or both, whichever copies fewer
+/// elements) is first copied into a K-major order, its free modes as in D and its contracted
+/// modes as in the other operand, into a per-stream buffer the library keeps (as for split-K;
+/// during a stream capture that buffer cannot grow, and the call reads the tensors in place if
+/// it can). The generic kernel takes what neither form can run. options.path /
 /// options.path_taken as for gemmEx.
 Status contract(const char* spec, const int* extents, const void* A, const void* B, void* D,
                 const Options& options = {});

@@ -95,7 +95,8 @@ inline int split_k_override(int splits) {
 }
 
 /// The host API's device buffers, one of each per device and stream (scratch.cu).
-enum class Scratch : int { SplitKCounters, SplitKPartials };
+/// ContractOperands: contract()'s copies of operands in another mode order (contract_plan.h).
+enum class Scratch : int { SplitKCounters, SplitKPartials, ContractOperands };
 
 /// A zeroed device buffer of at least `bytes` for launches on `stream` (grown on demand, kept
 /// for the process). Null when it would have to grow during a stream capture or the allocation

@@ -12,6 +12,7 @@
 #include "kiln/gemm.h"
 #include "kiln/gemm/kernel_generic.cuh"
 #include "kiln/gemm/params.h"
+#include "kiln/gemm/permute.cuh"
 
 namespace kiln::gemm {
 namespace {
@@ -172,79 +173,51 @@ Status contract_typed(const std::string& d, const std::string& a, const std::str
 // ---- GETT on the TMA + wgmma kernel ----
 // The tensors stay where they are: each operand becomes a TMA view (up to two row modes and two
 // K modes: a rank 3-5 tensor map) and the output an OutView, so the contraction runs as one GEMM
-// with no transposes.
+// with no transposes. Where that view cannot work, or would scatter D's stores, one operand
+// (rarely both) is first copied into a K-major mode order (contract_plan.h).
 
-int64_t mode_stride(const std::string& t, char mode, const int* ext) {
-    int64_t stride = 1;
-    for (size_t i = t.find(mode) + 1; i < t.size(); ++i) stride *= ext[t[i] - 'a'];
-    return stride;
-}
-
-/// Folds `modes` (inner first) of tensor t into at most two (extent, stride) pairs: a mode whose
-/// stride continues the previous one merges with it. False when more than two remain.
-bool fold(const std::vector<char>& modes, const std::string& t, const int* ext, int (&e)[2],
-          int64_t (&s)[2]) {
-    std::vector<std::pair<int64_t, int64_t>> out;
-    for (char m : modes) {
-        const int64_t x = ext[m - 'a'], st = mode_stride(t, m, ext);
-        if (x == 1) continue;
-        if (!out.empty() && out.back().first * out.back().second == st) out.back().first *= x;
-        else out.push_back({x, st});
+/// Copies the operands the plan reorders into the stream's scratch buffer; A and B then point
+/// at the copies. False when no buffer can be had (growing it during a graph capture).
+template <class T>
+bool copy_operands(const gett::ContractPlan& plan, const std::string& a, const std::string& b,
+                   const int* ext, const void*& A, const void*& B, cudaStream_t stream,
+                   cudaError_t* err) {
+    const int64_t na = plan.copy_a ? gett::elements(a, ext) : 0;
+    const int64_t nb = plan.copy_b ? gett::elements(b, ext) : 0;
+    const int64_t b_offset = (na * int64_t(sizeof(T)) + 255) / 256 * 256;  // TMA: aligned bases
+    auto* scratch = static_cast<char*>(detail::stream_scratch(
+        detail::Scratch::ContractOperands, b_offset + nb * int64_t(sizeof(T)), stream));
+    if (!scratch) return false;
+    *err = cudaSuccess;
+    if (plan.copy_a) {
+        T* to = reinterpret_cast<T*>(scratch);
+        *err = permute::permute_tensor(static_cast<const T*>(A), a, to, plan.a, ext, stream);
+        A = to;
     }
-    if (out.size() > 2) return false;
-    e[0] = e[1] = 1;
-    s[0] = s[1] = 0;
-    for (size_t i = 0; i < out.size(); ++i) {
-        if (out[i].first > INT_MAX) return false;
-        e[i] = int(out[i].first), s[i] = out[i].second;
+    if (plan.copy_b && *err == cudaSuccess) {
+        T* to = reinterpret_cast<T*>(scratch + b_offset);
+        *err = permute::permute_tensor(static_cast<const T*>(B), b, to, plan.b, ext, stream);
+        B = to;
     }
-    return true;
-}
-
-/// The mode rules contract_typed enforces: every mode of D in exactly one operand, every other
-/// mode in both operands, no mode twice in one tensor.
-bool contract_valid(const std::string& d, const std::string& a, const std::string& b) {
-    auto has = [](const std::string& t, char m) { return t.find(m) != std::string::npos; };
-    for (const std::string* t : {&d, &a, &b})
-        for (size_t i = 0; i < t->size(); ++i)
-            if (t->find((*t)[i], i + 1) != std::string::npos) return false;
-    for (char m : d)
-        if (has(a, m) == has(b, m)) return false;
-    for (char m : a)
-        if (!has(d, m) && !has(b, m)) return false;
-    for (char m : b)
-        if (!has(d, m) && !has(a, m)) return false;
     return true;
 }
 
 /// Plans and launches the contraction on the sm90 kernel. Returns false (nothing launched) when
-/// the tensors do not fit its views; the caller then uses the generic kernel.
-bool contract_sm90(std::string d, std::string a, std::string b, const int* ext, const void* A,
-                   const void* B, void* D, const Options& o, cudaError_t* err) {
-    if (a.empty() || b.empty() || d.empty()) return false;
-    auto has = [](const std::string& t, char m) { return t.find(m) != std::string::npos; };
-    std::vector<char> fm, fn, fk;  // free modes of A (rows), of B (columns), contracted
-    for (char m : a) (has(d, m) ? fm : fk).push_back(m);
-    for (char m : b)
-        if (has(d, m)) fn.push_back(m);
-    // D's contiguous mode should index D's columns (pair stores): swap the operands otherwise.
-    char inner = 0;
-    for (int i = int(d.size()) - 1; i >= 0 && !inner; --i)
-        if (ext[d[i] - 'a'] > 1) inner = d[i];
-    if (inner && has(a, inner)) {
-        std::swap(a, b), std::swap(A, B), std::swap(fm, fn);
-    }
-    auto by_stride = [&](std::vector<char>& v, const std::string& t) {
-        std::sort(v.begin(), v.end(), [&](char x, char y) {
-            return mode_stride(t, x, ext) < mode_stride(t, y, ext);
-        });
-    };
-    by_stride(fm, a);
-    by_stride(fn, b);
-    // K order: that of the operand whose contiguous mode is contracted (its K-major view).
-    const bool b_kmajor = !has(d, b.back()) && has(d, a.back());
-    by_stride(fk, b_kmajor ? b : a);
-
+/// no layout fits its views; the caller then uses the generic kernel.
+bool contract_sm90(const std::string& d, const std::string& a, const std::string& b,
+                   const int* ext, const void* A, const void* B, void* D, const Options& o,
+                   cudaError_t* err) {
+    gett::ContractPlan plan = gett::plan_contraction(d, a, b, ext, 2);
+    const auto stream = static_cast<cudaStream_t>(o.stream);
+    // The copies move 16-bit elements: both input types copy as raw halves. Without a buffer
+    // (one cannot grow during a graph capture) the tensors are read as they are, if they can be.
+    if ((plan.copy_a || plan.copy_b) &&
+        !copy_operands<uint16_t>(plan, a, b, ext, A, B, stream, err))
+        plan = {a, b, false, false, gett::view_as_gemm(d, a, b, ext, 2)};
+    else if (*err != cudaSuccess)
+        return true;
+    if (!plan.ok()) return false;
+    const gett::GemmView& g = plan.view;
     detail::Problem p{};
     p.ta = p.tb = Op::N;
     p.batch = 1;
@@ -254,37 +227,21 @@ bool contract_sm90(std::string d, std::string a, std::string b, const int* ext, 
     p.bias_mode = BiasMode::None;
     p.act = Activation::None;
     p.a_type = o.a_type, p.c_type = o.c_type;
-    p.stream = static_cast<cudaStream_t>(o.stream);
-    auto operand = [&](OperandView& v, const void* ptr, const std::vector<char>& rows,
-                       const std::string& t) {
-        v.ptr = ptr;
-        if (!fold(rows, t, ext, v.rows, v.row_stride) || !fold(fk, t, ext, v.ks, v.k_stride))
-            return false;
-        v.mn_major = v.row_stride[0] == 1 && v.rows[0] > 1;
-        return v.mn_major || v.k_stride[0] == 1;
-    };
-    if (!operand(p.va, A, fm, a) || !operand(p.vb, B, fn, b)) return false;
-    int e[2];
-    int64_t st[2];
-    if (!fold(fm, d, ext, e, st)) return false;
-    p.vd.r0 = e[1] > 1 ? e[0] : INT_MAX, p.vd.rs0 = st[0], p.vd.rs1 = st[1];
-    if (!fold(fn, d, ext, e, st)) return false;
-    p.vd.c0 = e[1] > 1 ? e[0] : INT_MAX, p.vd.cs0 = st[0], p.vd.cs1 = st[1];
-    int64_t M = 1, N = 1, K = 1;
-    for (char m : fm) M *= ext[m - 'a'];
-    for (char m : fn) N *= ext[m - 'a'];
-    for (char m : fk) K *= ext[m - 'a'];
-    if (M > INT_MAX || N > INT_MAX || K > INT_MAX || K == 0) return false;
-    if (fn.empty()) p.vd.cs0 = 1;  // N == 1: a single column, any stride
-    p.M = int(M), p.N = int(N), p.K = int(K);
+    p.stream = stream;
+    p.va = g.va, p.vb = g.vb, p.vd = g.vd;
+    p.va.ptr = g.swapped ? B : A;
+    p.vb.ptr = g.swapped ? A : B;
+    p.M = g.M, p.N = g.N, p.K = g.K;
     static const int sms = [] {
         int dev = 0, n = 132;
         cudaGetDevice(&dev);
         cudaDeviceGetAttribute(&n, cudaDevAttrMultiProcessorCount, dev);
         return n;
     }();
-    const cudaError_t r = detail::run_sm90_any(p, default_params(p.M, p.N, p.K, 1, 2, sms));
-    if (r == cudaErrorInvalidValue) return false;
+    Params prm = default_params(p.M, p.N, p.K, 1, 2, sms);
+    if (gett::pair_tiles(g) && prm.block_n == 256 && prm.split_k == 1) prm.cluster_m = 2;
+    const cudaError_t r = detail::run_sm90_any(p, prm);
+    if (r == cudaErrorInvalidValue) return false;  // the generic kernel reads the originals
     *err = r;
     return true;
 }
@@ -343,7 +300,7 @@ Status contract(const char* spec, const int* extents, const void* A, const void*
     if (o.a_type != o.b_type) return Status::UnsupportedDataType;
     const bool is16 = o.a_type == DataType::BF16 || o.a_type == DataType::F16;
     const bool out_ok = o.c_type == DataType::BF16 || o.c_type == DataType::F16 || o.c_type == DataType::F32;
-    if (o.path != Path::Generic && is16 && out_ok && contract_valid(d, a, b)) {
+    if (o.path != Path::Generic && is16 && out_ok && gett::contract_valid(d, a, b)) {
         cudaError_t err = cudaSuccess;
         if (contract_sm90(d, a, b, extents, A, B, D, o, &err)) {
             if (o.path_taken) *o.path_taken = Path::Sm90Tma;

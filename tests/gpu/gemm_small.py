@@ -56,6 +56,19 @@ st, taken = kg.contract("abc = bda * dc", ext, A, B, D, with_path=True)
 torch.cuda.synchronize()
 print("contract", st, taken)
 assert st == "success" and taken == "tma"
+# operands copied into another mode order before the GEMM (both copy kernels, ragged tiles)
+for spec, ext in (("ab = acd * dbc", dict(a=72, b=136, c=4, d=64)),
+                  ("abc = dca * bd", dict(a=8, b=72, c=40, d=136)),
+                  ("ab = adc * dbc", dict(a=72, b=136, c=32, d=8))):
+    lhs, rhs = spec.replace(" ", "").split("=")
+    ta_, tb_ = rhs.split("*")
+    A = torch.randn(*[ext[m] for m in ta_], device="cuda").bfloat16()
+    B = torch.randn(*[ext[m] for m in tb_], device="cuda").bfloat16()
+    D = torch.empty(*[ext[m] for m in lhs], device="cuda").bfloat16()
+    st, taken = kg.contract(spec, ext, A, B, D, with_path=True)
+    torch.cuda.synchronize()
+    print("contract", spec, st, taken)
+    assert st == "success" and taken == "tma"
 # split-complex planes on the tensor cores (ragged; interleaved and split outputs) and fp8
 for out in ("c64", "split"):
     M, N, K = 136, 200, 72

@@ -26,10 +26,8 @@ inline bool tma_compatible(const void* p, int64_t ld, int64_t batch_stride, int 
 }
 
 /// Encodes the tensor map (rank 3 to 5) of one operand (see TmaOperand) for a tile of `tile_rows` rows
-/// per CTA. False when TMA's rules or the chunking rules fail: 16-byte aligned base, strides
-/// multiples of 16 bytes, the contiguous mode first, two-mode groups with an inner extent that
-/// is a multiple of 64 rows / one k-block (a 64-row chunk or a k-block never straddles an outer
-/// index). A box row is one 128-byte swizzle row: 64 16-bit or 128 8-bit elements.
+/// per CTA. False when the view breaks sm90_view_ok (views.h) or TMA refuses the map (a 16-byte
+/// aligned base). A box row is one 128-byte swizzle row: 64 16-bit or 128 8-bit elements.
 template <class E>
 inline bool make_operand_map(CUtensorMap* map, TmaOperand* op, const OperandView& v_in, int batch,
                              int tile_rows) {
@@ -49,11 +47,7 @@ inline bool make_operand_map(CUtensorMap* map, TmaOperand* op, const OperandView
         v.rows[1] = v.rows[0] / 64, v.rows[0] = 64;
         v.row_stride[1] = 64;
     }
-    if (v.mn_major ? v.row_stride[0] != 1 : v.k_stride[0] != 1) return false;
-    if (v.rows[1] > 1 && v.rows[0] % 64 != 0) return false;
-    if (v.ks[1] > 1 && v.ks[0] % row_elems != 0) return false;
-    if (sizeof(E) == 1 && v.mn_major) return false;  // 8-bit wgmma operands are K-major
-    if (v.rows[0] < 1 || v.rows[1] < 1 || v.ks[0] < 1 || v.ks[1] < 1) return false;
+    if (!sm90_view_ok(v, int(sizeof(E)))) return false;
     const int nb = v.batch_stride == 0 ? 1 : batch;
     op->r0 = v.rows[1] > 1 ? v.rows[0] : INT_MAX;
     op->k0 = v.ks[1] > 1 ? v.ks[0] : INT_MAX;

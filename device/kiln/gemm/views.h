@@ -40,6 +40,27 @@ struct OperandView {
     }
 };
 
+/// The shape rules the sm90 kernel puts on an operand view of `elem_bytes`-byte elements
+/// (launch_sm90.cuh's make_operand_map; the planners check them before choosing a layout): the
+/// contiguous mode first, strides multiples of 16 bytes, a two-mode group's inner extent a
+/// multiple of the 64-row chunk or of the 128-byte k-block (neither may straddle an outer
+/// index), and 8-bit operands K-major (wgmma has no transpose for them).
+inline bool sm90_view_ok(const OperandView& v, int elem_bytes) {
+    if (v.mn_major ? v.row_stride[0] != 1 : v.k_stride[0] != 1) return false;
+    if (v.rows[0] < 1 || v.rows[1] < 1 || v.ks[0] < 1 || v.ks[1] < 1) return false;
+    if (v.rows[1] > 1 && v.rows[0] % 64 != 0) return false;
+    if (v.ks[1] > 1 && v.ks[0] % (128 / elem_bytes) != 0) return false;
+    if (elem_bytes == 1 && v.mn_major) return false;
+    const int64_t per16 = 16 / elem_bytes;
+    const int64_t strides[4] = {v.mn_major ? v.k_stride[0] : v.row_stride[0], v.row_stride[1],
+                                v.k_stride[1], v.batch_stride};
+    const int64_t extents[4] = {v.mn_major ? v.ks[0] : v.rows[0], v.rows[1], v.ks[1],
+                                v.batch_stride != 0 ? 2 : 1};
+    for (int i = 0; i < 4; ++i)
+        if (extents[i] > 1 && strides[i] % per16 != 0) return false;
+    return true;
+}
+
 /// D element (row, col, batch) lives at
 ///   batch * batch_stride + (row % r0)*rs0 + (row / r0)*rs1 + (col % c0)*cs0 + (col / c0)*cs1.
 /// A single mode has extent INT_MAX (so the division never happens).
