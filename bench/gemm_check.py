@@ -386,7 +386,10 @@ def case_special():
                            # scatter), B gathered (its contiguous mode kept)
                            ("ab = acd * dbc", dict(a=200, b=136, c=4, d=64), torch.bfloat16),
                            ("abc = dca * bd", dict(a=8, b=200, c=72, d=136), torch.bfloat16),
-                           ("ab = adc * dbc", dict(a=136, b=200, c=32, d=8), torch.float16)):
+                           ("ab = adc * dbc", dict(a=136, b=200, c=32, d=8), torch.float16),
+                           # D's columns (c, a) with c a multiple of 64: the rank-4 TMA store
+                           ("abc = acd * db", dict(a=3, b=200, c=128, d=72), torch.bfloat16),
+                           ("abc = dca * bd", dict(a=5, b=136, c=64, d=72), torch.bfloat16)):
         lhs, rhs = spec.replace(" ", "").split("=")
         ta_, tb_ = rhs.split("*")
         in_dt = torch.float16 if odt == torch.float16 else torch.bfloat16

@@ -298,7 +298,8 @@ __device__ __forceinline__ void store_direct(const float (&acc)[NAcc], Out* __re
 /// also orders its split-K fix-up (the same 128 threads, one after the other).
 enum Barrier : int { kStagingBarrier = 1 /* + consumer index */, kTransformBarrier = 3 };
 
-/// tm_d: D's rank-3 {N, M, batch} map, used when dv.tma_store (Cfg::StagedStore kernels only).
+/// tm_d: D's map, rank 3 {N, M, batch} or, for two column modes, rank 4 {c0, M, N / c0, batch};
+/// used when dv.tma_store (Cfg::StagedStore kernels only).
 /// tm_c: C's map of the same form, used when Cfg::StageC and the epilogue reads C.
 /// xf: the operand transform (NoOperandTransform: none), see operand_transform.cuh.
 /// split: the K splits' workspace when sched.splits > 1 (Cfg::SplitK kernels only).
@@ -543,7 +544,7 @@ __global__ void __launch_bounds__(Cfg::Threads, 1)
                     if (dv.tma_store) {
                         store_staged<typename Cfg::Out, Cfg::StagingPerConsumer / kPanelBytes>(
                             acc[0], my_staging, &tm_d, tc.m * BM + cw * 64, tc.n * BN, tc.batch,
-                            kStagingBarrier + cw, t);
+                            dv.c0, kStagingBarrier + cw, t);
                         continue;
                     }
                 }

@@ -97,10 +97,12 @@ inline bool make_operand_map(CUtensorMap* map, TmaOperand* op, const OperandView
     return dev::tma::make_tensor_map<5>(map, dt, v.ptr, d, s, box, sw);
 }
 
-/// Encodes D's map for the TMA-store epilogue (store_staged.cuh) when the output is a plain
-/// 16-bit matrix TMA can write: rank 3 {N, M, batch}, box {64, 64, 1}, 128B swizzle. False (the
-/// kernel then stores directly) for GETT column/row views, misaligned pointers or strides, or
-/// KILN_GEMM_TMA_STORE=0 (A/B experiments).
+/// Encodes D's map for the TMA-store epilogue (store_staged.cuh) when TMA can write the output:
+/// a plain 16-bit matrix as rank 3 {N, M, batch}, or a GETT view with one row mode and two
+/// column modes whose inner extent c0 is a multiple of the 64-column panel (so a panel never
+/// straddles an outer index) as rank 4 {c0, M, N / c0, batch}; box {64, 64, 1[, 1]}, 128B
+/// swizzle. False (the kernel then stores directly) for other views, misaligned pointers or
+/// strides, or KILN_GEMM_TMA_STORE=0 (A/B experiments).
 template <class Out>
 inline bool make_output_map(CUtensorMap* map, const Out* d, const OutView& dv, int M, int N,
                             int batch) {
@@ -109,17 +111,26 @@ inline bool make_output_map(CUtensorMap* map, const Out* d, const OutView& dv, i
         return e && e[0] == '0';
     }();
     constexpr int64_t eb = sizeof(Out);
-    if (off || eb != 2 || dv.r0 != INT_MAX || dv.c0 != INT_MAX || dv.cs0 != 1) return false;
-    if (reinterpret_cast<uintptr_t>(d) % 16 != 0 || (dv.rs0 * eb) % 16 != 0 || dv.rs0 < N)
+    const bool two_cols = dv.c0 != INT_MAX;
+    if (off || eb != 2 || dv.r0 != INT_MAX || dv.cs0 != 1) return false;
+    if (reinterpret_cast<uintptr_t>(d) % 16 != 0 || (dv.rs0 * eb) % 16 != 0) return false;
+    if (two_cols ? dv.c0 % 64 != 0 || N % dv.c0 != 0 || (dv.cs1 * eb) % 16 != 0 : dv.rs0 < N)
         return false;
     if (batch > 1 && ((dv.batch_stride * eb) % 16 != 0 || dv.batch_stride < dv.rs0 * M))
         return false;
+    const uint64_t batch_bytes = batch > 1 ? dv.batch_stride * eb : dv.rs0 * eb * M;
+    const auto sw = dev::swizzle::Mode::B128;
+    if (two_cols) {
+        const uint64_t dims[4] = {uint64_t(dv.c0), uint64_t(M), uint64_t(N / dv.c0),
+                                  uint64_t(batch)};
+        const uint64_t strides[3] = {uint64_t(dv.rs0 * eb), uint64_t(dv.cs1 * eb), batch_bytes};
+        const uint32_t box[4] = {64, 64, 1, 1};
+        return dev::tma::make_tensor_map<4>(map, tma_dtype<Out>(), d, dims, strides, box, sw);
+    }
     const uint64_t dims[3] = {uint64_t(N), uint64_t(M), uint64_t(batch)};
-    const uint64_t strides[2] = {uint64_t(dv.rs0 * eb),
-                                 uint64_t(batch > 1 ? dv.batch_stride * eb : dv.rs0 * eb * M)};
+    const uint64_t strides[2] = {uint64_t(dv.rs0 * eb), batch_bytes};
     const uint32_t box[3] = {64, 64, 1};
-    return dev::tma::make_tensor_map<3>(map, tma_dtype<Out>(), d, dims, strides, box,
-                                        dev::swizzle::Mode::B128);
+    return dev::tma::make_tensor_map<3>(map, tma_dtype<Out>(), d, dims, strides, box, sw);
 }
 
 /// General launch: operands as Cfg::Planes views each (va[0], vb[0]: real parts; va[1], vb[1]:

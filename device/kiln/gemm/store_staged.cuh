@@ -9,13 +9,16 @@
 // (bench/NOTES.md, "TMA-store epilogue").
 // Round: panels per pass through the buffer (kStagedPanels; BN / 64 where the buffer holds the
 // warpgroup's whole 64 x BN part, as when it also stages C: epilogue_stage.cuh).
-// Requires: a 16-bit Out; `staging` 1024-byte aligned, owned by this warpgroup; `map` a rank-3
-// {N, M, batch} tensor map of D with a {64, 64, 1} box and 128B swizzle; `barrier_id` a named
-// barrier no other warpgroup uses. Every thread of the warpgroup calls it (t = 0..127).
+// Requires: a 16-bit Out; `staging` 1024-byte aligned, owned by this warpgroup; `map` D's tensor
+// map with a {64, 64, 1[, 1]} box and 128B swizzle: rank 3 {N, M, batch} with c0 = INT_MAX, or
+// for a GETT view with two column modes rank 4 {c0, M, N / c0, batch}, c0 a multiple of 64
+// (launch_sm90.cuh's make_output_map); `barrier_id` a named barrier no other warpgroup uses.
+// Every thread of the warpgroup calls it (t = 0..127).
 // Guarantees: the TMA clips rows >= M and columns >= N, so ragged tiles need no predicates; on
 // return the stores are committed but may still be reading `staging` — the next call waits for
 // them, and the kernel must call drain_staged_stores() before it exits.
 #pragma once
+#include <climits>
 #include <cstdint>
 #include <cuda.h>
 
@@ -43,7 +46,7 @@ __host__ __device__ constexpr uint32_t staged_offset(int row, int col) {
 template <class Out, int Round = kStagedPanels, int NAcc>
 __device__ __forceinline__ void store_staged(const float (&acc)[NAcc], uint8_t* staging,
                                              const CUtensorMap* map, int tile_row, int tile_col,
-                                             int batch, int barrier_id, int t) {
+                                             int batch, int c0, int barrier_id, int t) {
     static_assert(sizeof(Out) == 2, "staged stores: 16-bit outputs (64 columns = 128 bytes)");
     constexpr int BN = 2 * NAcc, Panels = BN / 64; // 64 x BN over 128 threads
     static_assert(BN % 64 == 0, "tile width must be a multiple of one 64-column panel");
@@ -73,8 +76,14 @@ __device__ __forceinline__ void store_staged(const float (&acc)[NAcc], uint8_t* 
         if (t == 0) {
 #pragma unroll
             for (int p = p0; p < p0 + Round && p < Panels; ++p) {
-                const int32_t coords[3] = {tile_col + 64 * p, tile_row, batch};
-                dev::tma::store(map, staging + (p - p0) * kPanelBytes, coords);
+                const int col = tile_col + 64 * p;
+                if (c0 == INT_MAX) {
+                    const int32_t coords[3] = {col, tile_row, batch};
+                    dev::tma::store(map, staging + (p - p0) * kPanelBytes, coords);
+                } else {  // two column modes: the panel lies inside one outer index
+                    const int32_t coords[4] = {col % c0, tile_row, col / c0, batch};
+                    dev::tma::store(map, staging + (p - p0) * kPanelBytes, coords);
+                }
             }
             dev::tma::store_commit();
         }
