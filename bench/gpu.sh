@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # One entry point on a fresh GPU machine. The GEMM library: build, SASS checks, device-library
-# unit tests, GEMM correctness (float64 reference), compute-sanitizer memcheck / racecheck /
-# synccheck at small sizes, then the kiln-vs-cuBLAS ratio table. Then the compiler's generated
+# unit tests, the GETT operand copy (tests/gpu/permute_check.cu), GEMM correctness (float64
+# reference), compute-sanitizer memcheck / racecheck / synccheck at small sizes, then the kiln-vs-cuBLAS ratio table. Then the compiler's generated
 # kernels (bench/codegen_gpu.sh: correctness, sanitizers, ratios to cuBLAS and Triton with the
 # issue's targets).
 # Usage: bench/gpu.sh [--quick] [--only SECTIONS] [--part library|compiler|all]
@@ -34,6 +34,8 @@ if [ "$(cat "$B/test_device_lib.key" 2>/dev/null)" != "$key" ]; then
         -o "$B/test_device_lib" || exit 1
     echo "$key" > "$B/test_device_lib.key"
 fi
+nvcc -std=c++20 -O3 -gencode=arch=compute_90a,code=sm_90a -Idevice tests/gpu/permute_check.cu \
+    -o "$B/permute_check" || exit 1
 echo "build: $(( $(date +%s) - t0 )) s"
 # Per kernel: tensor-core instructions (HGMMA: 16-bit, QGMMA: 8-bit) and local memory.
 cuobjdump -sass "$B/libkiln_gemm.so" | awk '
@@ -43,6 +45,7 @@ cuobjdump -sass "$B/libkiln_gemm.so" | awk '
           printf "SASS: %d kernels, %d with HGMMA, %d with QGMMA, %d with LDL/STL%s\n", n, nh, nq, nl, ex }'
 fail=0
 timeout 60 "$B/test_device_lib" || fail=1
+timeout 60 "$B/permute_check" || fail=1
 timeout 300 python3 bench/gemm_check.py $QUICK > "$RES/gemm_check.log" 2>&1 || fail=1
 grep -v "^PASS" "$RES/gemm_check.log"
 # racecheck and synccheck too: the epilogue's staging buffers are shared between the TMA, the
