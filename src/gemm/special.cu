@@ -177,11 +177,16 @@ Status contract_typed(const std::string& d, const std::string& a, const std::str
 // (rarely both) is first copied into a K-major mode order (contract_plan.h).
 
 /// Copies the operands the plan reorders into the stream's scratch buffer; A and B then point
-/// at the copies. False when no buffer can be had (growing it during a graph capture).
+/// at the copies. False (nothing launched) when the copy kernels cannot take an operand (more
+/// than permute::kMaxModes modes) or no buffer can be had (growing it during a graph capture).
 template <class T>
 bool copy_operands(const gett::ContractPlan& plan, const std::string& a, const std::string& b,
                    const int* ext, const void*& A, const void*& B, cudaStream_t stream,
                    cudaError_t* err) {
+    permute::Modes m;
+    if ((plan.copy_a && !permute::make_modes(a, plan.a, ext, m)) ||
+        (plan.copy_b && !permute::make_modes(b, plan.b, ext, m)))
+        return false;
     const int64_t na = plan.copy_a ? gett::elements(a, ext) : 0;
     const int64_t nb = plan.copy_b ? gett::elements(b, ext) : 0;
     const int64_t b_offset = (na * int64_t(sizeof(T)) + 255) / 256 * 256;  // TMA: aligned bases
@@ -209,8 +214,8 @@ bool contract_sm90(const std::string& d, const std::string& a, const std::string
                    cudaError_t* err) {
     gett::ContractPlan plan = gett::plan_contraction(d, a, b, ext, 2);
     const auto stream = static_cast<cudaStream_t>(o.stream);
-    // The copies move 16-bit elements: both input types copy as raw halves. Without a buffer
-    // (one cannot grow during a graph capture) the tensors are read as they are, if they can be.
+    // The copies move 16-bit elements: both input types copy as raw halves. Where no copy can be
+    // made, the tensors are read as they are, if they can be.
     if ((plan.copy_a || plan.copy_b) &&
         !copy_operands<uint16_t>(plan, a, b, ext, A, B, stream, err))
         plan = {a, b, false, false, gett::view_as_gemm(d, a, b, ext, 2)};

@@ -52,12 +52,13 @@ struct alignas(sizeof(T) * W) Vec {
 template <class T, int W>
 __global__ void gather_kernel(const T* __restrict__ src, T* __restrict__ dst, Modes m,
                               int64_t vectors) {
-    m.ext[0] /= W;  // mode 0 now counts vectors
+    // (m stays unmodified: a written kernel parameter is copied to a local-memory frame)
+    const int64_t run = m.ext[0] / W;  // vectors along mode 0
     for (int64_t i = blockIdx.x * int64_t(blockDim.x) + threadIdx.x; i < vectors;
          i += int64_t(gridDim.x) * blockDim.x) {
         int64_t s, d;
-        rest_offsets(m, i / m.ext[0], 0, -1, s, d);
-        const int64_t x = (i % m.ext[0]) * W;
+        rest_offsets(m, i / run, 0, -1, s, d);
+        const int64_t x = (i % run) * W;
         *reinterpret_cast<Vec<T, W>*>(dst + d + x) =
             *reinterpret_cast<const Vec<T, W>*>(src + s + x);
     }
