@@ -37,6 +37,7 @@
 
 #include "kiln/gemm/epilogue.cuh"
 #include "kiln/gemm/launch_sm90.cuh"
+#include "../tests/gpu/cuda_check.h"
 
 namespace {
 
@@ -64,14 +65,6 @@ using Epi = kiln::gemm::EpilogueCopy;
 #endif
 using GenLaunch = int (*)(void*, const void*, const void*, int, int, int, cudaStream_t);
 
-#define CHECK(x)                                                                                \
-    do {                                                                                        \
-        cudaError_t e_ = (x);                                                                   \
-        if (e_ != cudaSuccess) {                                                                \
-            std::fprintf(stderr, "%s:%d: %s\n", __FILE__, __LINE__, cudaGetErrorString(e_));     \
-            std::exit(2);                                                                       \
-        }                                                                                       \
-    } while (0)
 
 __global__ void fill_random(T* p, size_t n, unsigned seed) {
     for (size_t i = blockIdx.x * size_t(blockDim.x) + threadIdx.x; i < n;
@@ -111,30 +104,30 @@ template <class F>
 float median_ms_per_call(F&& launch, cudaStream_t s, void* flush, size_t flush_bytes) {
     constexpr int kCalls = 10, kReps = 50;
     launch();
-    CHECK(cudaStreamSynchronize(s));
+    KILN_CUDA_CHECK(cudaStreamSynchronize(s));
     cudaGraph_t g;
-    CHECK(cudaStreamBeginCapture(s, cudaStreamCaptureModeThreadLocal));
+    KILN_CUDA_CHECK(cudaStreamBeginCapture(s, cudaStreamCaptureModeThreadLocal));
     for (int i = 0; i < kCalls; ++i) launch();
-    CHECK(cudaStreamEndCapture(s, &g));
+    KILN_CUDA_CHECK(cudaStreamEndCapture(s, &g));
     cudaGraphExec_t ge;
-    CHECK(cudaGraphInstantiate(&ge, g, 0));
+    KILN_CUDA_CHECK(cudaGraphInstantiate(&ge, g, 0));
     cudaEvent_t t0, t1;
-    CHECK(cudaEventCreate(&t0));
-    CHECK(cudaEventCreate(&t1));
+    KILN_CUDA_CHECK(cudaEventCreate(&t0));
+    KILN_CUDA_CHECK(cudaEventCreate(&t1));
     std::vector<float> ms;
     for (int r = 0; r < kReps + 5; ++r) {
-        CHECK(cudaMemsetAsync(flush, r, flush_bytes, s));
-        CHECK(cudaEventRecord(t0, s));
-        CHECK(cudaGraphLaunch(ge, s));
-        CHECK(cudaEventRecord(t1, s));
-        CHECK(cudaEventSynchronize(t1));
+        KILN_CUDA_CHECK(cudaMemsetAsync(flush, r, flush_bytes, s));
+        KILN_CUDA_CHECK(cudaEventRecord(t0, s));
+        KILN_CUDA_CHECK(cudaGraphLaunch(ge, s));
+        KILN_CUDA_CHECK(cudaEventRecord(t1, s));
+        KILN_CUDA_CHECK(cudaEventSynchronize(t1));
         float m = 0;
-        CHECK(cudaEventElapsedTime(&m, t0, t1));
+        KILN_CUDA_CHECK(cudaEventElapsedTime(&m, t0, t1));
         if (r >= 5) ms.push_back(m / kCalls);
     }
     std::sort(ms.begin(), ms.end());
-    CHECK(cudaGraphExecDestroy(ge));
-    CHECK(cudaGraphDestroy(g));
+    KILN_CUDA_CHECK(cudaGraphExecDestroy(ge));
+    KILN_CUDA_CHECK(cudaGraphDestroy(g));
     return ms[ms.size() / 2];
 }
 
@@ -156,16 +149,16 @@ int main(int argc, char** argv) {
         }
     }
     cudaStream_t s;
-    CHECK(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking));
+    KILN_CUDA_CHECK(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking));
     T *a, *b, *bt, *d, *dg;
-    CHECK(cudaMalloc(&a, sizeof(T) * M * K));
-    CHECK(cudaMalloc(&b, sizeof(T) * N * K));
-    CHECK(cudaMalloc(&bt, sizeof(T) * N * K));
-    CHECK(cudaMalloc(&d, sizeof(T) * M * N));
-    CHECK(cudaMalloc(&dg, sizeof(T) * M * N));
+    KILN_CUDA_CHECK(cudaMalloc(&a, sizeof(T) * M * K));
+    KILN_CUDA_CHECK(cudaMalloc(&b, sizeof(T) * N * K));
+    KILN_CUDA_CHECK(cudaMalloc(&bt, sizeof(T) * N * K));
+    KILN_CUDA_CHECK(cudaMalloc(&d, sizeof(T) * M * N));
+    KILN_CUDA_CHECK(cudaMalloc(&dg, sizeof(T) * M * N));
     const size_t flush_bytes = 256u << 20;
     void* flush;
-    CHECK(cudaMalloc(&flush, flush_bytes));
+    KILN_CUDA_CHECK(cudaMalloc(&flush, flush_bytes));
     fill_random<<<1024, 256, 0, s>>>(a, size_t(M) * K, 1);
     fill_random<<<1024, 256, 0, s>>>(b, size_t(N) * K, 2);
     transpose<<<1024, 256, 0, s>>>(b, bt, N, K);
@@ -178,7 +171,7 @@ int main(int argc, char** argv) {
     const T* epi_bias = nullptr;  // what the reference adds (before ReLU)
 #if defined(KILN_AB_BIAS_RELU) || defined(KILN_AB_BIAS_ACT)
     T* bias;
-    CHECK(cudaMalloc(&bias, sizeof(T) * N));
+    KILN_CUDA_CHECK(cudaMalloc(&bias, sizeof(T) * N));
     fill_random<<<64, 256, 0, s>>>(bias, N, 3);
     epi.bias = bias;
     epi_bias = bias;
@@ -192,7 +185,7 @@ int main(int argc, char** argv) {
 #else
     const char* what = "copy";
 #endif
-    auto lib = [&] { CHECK(sm90::launch_views<Cfg>(va, vb, d, dv, M, N, K, 1, epi, s)); };
+    auto lib = [&] { KILN_CUDA_CHECK(sm90::launch_views<Cfg>(va, vb, d, dv, M, N, K, 1, epi, s)); };
     const double flop = 2.0 * M * N * K;
     const float t_lib = median_ms_per_call(lib, s, flush, flush_bytes);
     std::printf("%dx%dx%d library %dx%d c%d %s stages=%d epistage=%d staging=%d: %7.1f TFLOP/s",
@@ -201,15 +194,15 @@ int main(int argc, char** argv) {
     {  // the library's result against the float reference, on sampled rows
         const int rows = (M + kRefStride - 1) / kRefStride;
         float* ref;
-        CHECK(cudaMalloc(&ref, sizeof(float) * rows * N));
+        KILN_CUDA_CHECK(cudaMalloc(&ref, sizeof(float) * rows * N));
         reference<<<4096, 256, 0, s>>>(a, b, epi_bias, ref, M, N, K);
         // cudaMemcpy runs on the legacy stream, which does not wait for a non-blocking one
-        CHECK(cudaStreamSynchronize(s));
+        KILN_CUDA_CHECK(cudaStreamSynchronize(s));
         std::vector<float> hr(size_t(rows) * N);
         std::vector<T> hd(size_t(M) * N);
-        CHECK(cudaMemcpy(hr.data(), ref, sizeof(float) * hr.size(), cudaMemcpyDeviceToHost));
-        CHECK(cudaMemcpy(hd.data(), d, sizeof(T) * hd.size(), cudaMemcpyDeviceToHost));
-        CHECK(cudaFree(ref));
+        KILN_CUDA_CHECK(cudaMemcpy(hr.data(), ref, sizeof(float) * hr.size(), cudaMemcpyDeviceToHost));
+        KILN_CUDA_CHECK(cudaMemcpy(hd.data(), d, sizeof(T) * hd.size(), cudaMemcpyDeviceToHost));
+        KILN_CUDA_CHECK(cudaFree(ref));
         float diff = 0, mag = 0;
         for (size_t i = 0; i < hr.size(); ++i) {
             const size_t at = i / N * kRefStride * N + i % N;
@@ -230,7 +223,7 @@ int main(int argc, char** argv) {
             return 2;
         }
         T* dc;
-        CHECK(cudaMalloc(&dc, sizeof(T) * M * N));
+        KILN_CUDA_CHECK(cudaMalloc(&dc, sizeof(T) * M * N));
         const float one = 1.f, zero = 0.f;
         auto run_cublas = [&] {
             // column-major view: D^T (N x M) = B (N x K, ld K)^T-as-stored . A^T
@@ -251,7 +244,7 @@ int main(int argc, char** argv) {
         std::sort(ratios.begin(), ratios.end());
         std::printf("  cuBLAS %7.1f TFLOP/s  library/cuBLAS %.3f [%.3f, %.3f]", flop / t_cu / 1e9,
                     ratios[2], ratios[0], ratios[4]);
-        CHECK(cudaFree(dc));
+        KILN_CUDA_CHECK(cudaFree(dc));
         cublasDestroy(h);
     }
 #endif
@@ -263,10 +256,10 @@ int main(int argc, char** argv) {
             }
         };
         const float t_gen = median_ms_per_call(run_gen, s, flush, flush_bytes);
-        CHECK(cudaStreamSynchronize(s));
+        KILN_CUDA_CHECK(cudaStreamSynchronize(s));
         std::vector<T> hd(size_t(M) * N), hg(size_t(M) * N);
-        CHECK(cudaMemcpy(hd.data(), d, sizeof(T) * hd.size(), cudaMemcpyDeviceToHost));
-        CHECK(cudaMemcpy(hg.data(), dg, sizeof(T) * hg.size(), cudaMemcpyDeviceToHost));
+        KILN_CUDA_CHECK(cudaMemcpy(hd.data(), d, sizeof(T) * hd.size(), cudaMemcpyDeviceToHost));
+        KILN_CUDA_CHECK(cudaMemcpy(hg.data(), dg, sizeof(T) * hg.size(), cudaMemcpyDeviceToHost));
         float diff = 0, mag = 0;
         for (size_t i = 0; i < hd.size(); ++i) {
             diff = std::max(diff, std::abs(__bfloat162float(hd[i]) - __bfloat162float(hg[i])));

@@ -15,17 +15,10 @@
 #include <vector>
 
 #include "kiln/gemm/permute.cuh"
+#include "cuda_check.h"
 
 namespace {
 
-#define CHECK(x)                                                                                \
-    do {                                                                                        \
-        cudaError_t e_ = (x);                                                                   \
-        if (e_ != cudaSuccess) {                                                                \
-            std::fprintf(stderr, "%s:%d: %s\n", __FILE__, __LINE__, cudaGetErrorString(e_));     \
-            std::exit(2);                                                                       \
-        }                                                                                       \
-    } while (0)
 
 struct Case {
     const char *from, *to;
@@ -62,38 +55,38 @@ bool check(const Case& c, std::mt19937& rng) {
     std::vector<uint16_t> h(n);
     for (auto& x : h) x = uint16_t(rng());
     uint16_t *src, *dst;
-    CHECK(cudaMalloc(&src, 2 * n + 16));
-    CHECK(cudaMalloc(&dst, 2 * n + 16));
-    CHECK(cudaMemcpy(src, h.data(), 2 * n, cudaMemcpyHostToDevice));
-    CHECK(cudaMemset(dst, 0xff, 2 * n));
+    KILN_CUDA_CHECK(cudaMalloc(&src, 2 * n + 16));
+    KILN_CUDA_CHECK(cudaMalloc(&dst, 2 * n + 16));
+    KILN_CUDA_CHECK(cudaMemcpy(src, h.data(), 2 * n, cudaMemcpyHostToDevice));
+    KILN_CUDA_CHECK(cudaMemset(dst, 0xff, 2 * n));
     const cudaError_t err =
         kiln::gemm::permute::permute_tensor(src, c.from, dst, c.to, e, cudaStream_t(0));
-    CHECK(cudaDeviceSynchronize());
+    KILN_CUDA_CHECK(cudaDeviceSynchronize());
     std::vector<uint16_t> got(n);
-    CHECK(cudaMemcpy(got.data(), dst, 2 * n, cudaMemcpyDeviceToHost));
+    KILN_CUDA_CHECK(cudaMemcpy(got.data(), dst, 2 * n, cudaMemcpyDeviceToHost));
     const auto want = reference(h, c, e);
     int64_t bad = 0;
     for (int64_t i = 0; i < n; ++i) bad += got[i] != want[i];
     std::printf("%s %s -> %s (%s, %lld elements): %s\n", bad || err ? "FAIL" : "PASS", c.from, c.to,
                 c.form, (long long)n, err ? cudaGetErrorString(err) : bad ? "mismatch" : "exact");
-    CHECK(cudaFree(src));
-    CHECK(cudaFree(dst));
+    KILN_CUDA_CHECK(cudaFree(src));
+    KILN_CUDA_CHECK(cudaFree(dst));
     return !bad && !err;
 }
 
 template <class F>
 float median_us(F&& f) {
     cudaEvent_t a, b;
-    CHECK(cudaEventCreate(&a));
-    CHECK(cudaEventCreate(&b));
+    KILN_CUDA_CHECK(cudaEventCreate(&a));
+    KILN_CUDA_CHECK(cudaEventCreate(&b));
     std::vector<float> t;
     for (int r = 0; r < 25; ++r) {
-        CHECK(cudaEventRecord(a));
+        KILN_CUDA_CHECK(cudaEventRecord(a));
         for (int i = 0; i < 10; ++i) f();
-        CHECK(cudaEventRecord(b));
-        CHECK(cudaEventSynchronize(b));
+        KILN_CUDA_CHECK(cudaEventRecord(b));
+        KILN_CUDA_CHECK(cudaEventSynchronize(b));
         float ms = 0;
-        CHECK(cudaEventElapsedTime(&ms, a, b));
+        KILN_CUDA_CHECK(cudaEventElapsedTime(&ms, a, b));
         if (r >= 5) t.push_back(ms * 100.f);  // per call, us
     }
     std::sort(t.begin(), t.end());
@@ -105,21 +98,21 @@ void time_copy(const Case& c) {
     extents(c, e);
     const int64_t n = kiln::gemm::gett::elements(c.from, e);
     uint16_t *src, *dst;
-    CHECK(cudaMalloc(&src, 2 * n));
-    CHECK(cudaMalloc(&dst, 2 * n));
-    CHECK(cudaMemset(src, 1, 2 * n));
+    KILN_CUDA_CHECK(cudaMalloc(&src, 2 * n));
+    KILN_CUDA_CHECK(cudaMalloc(&dst, 2 * n));
+    KILN_CUDA_CHECK(cudaMemset(src, 1, 2 * n));
     const float t_perm = median_us([&] {
-        CHECK(kiln::gemm::permute::permute_tensor(src, c.from, dst, c.to, e, cudaStream_t(0)));
+        KILN_CUDA_CHECK(kiln::gemm::permute::permute_tensor(src, c.from, dst, c.to, e, cudaStream_t(0)));
     });
     const float t_copy =
-        median_us([&] { CHECK(cudaMemcpyAsync(dst, src, 2 * n, cudaMemcpyDeviceToDevice)); });
+        median_us([&] { KILN_CUDA_CHECK(cudaMemcpyAsync(dst, src, 2 * n, cudaMemcpyDeviceToDevice)); });
     const double gb = 4.0 * n / 1e3;  // read + write, in GB/s per us
     std::printf("time %s -> %s (%s, %.1f MiB): permute %.1f us (%.0f GB/s), memcpy %.1f us "
                 "(%.0f GB/s), memcpy/permute %.2f\n",
                 c.from, c.to, c.form, 2.0 * n / (1 << 20), t_perm, gb / t_perm, t_copy,
                 gb / t_copy, t_copy / t_perm);
-    CHECK(cudaFree(src));
-    CHECK(cudaFree(dst));
+    KILN_CUDA_CHECK(cudaFree(src));
+    KILN_CUDA_CHECK(cudaFree(dst));
 }
 
 }  // namespace

@@ -18,17 +18,10 @@
 #include "kiln/tma.cuh"
 #include "kiln/vector.cuh"
 #include "kiln/wgmma.cuh"
+#include "cuda_check.h"
 
 namespace dev = kiln::dev;
 static int failures = 0;
-#define CHECK_CUDA(x)                                                                           \
-    do {                                                                                        \
-        cudaError_t e_ = (x);                                                                   \
-        if (e_ != cudaSuccess) {                                                                \
-            printf("CUDA error %s at %s:%d\n", cudaGetErrorString(e_), __FILE__, __LINE__);     \
-            exit(2);                                                                            \
-        }                                                                                       \
-    } while (0)
 static void expect(bool ok, const char* what) {
     printf("%s %s\n", ok ? "PASS" : "FAIL", what);
     failures += !ok;
@@ -115,15 +108,15 @@ void check_wgmma(const char* what) {
     }
     T *da, *db;
     float* dd;
-    CHECK_CUDA(cudaMalloc(&da, a.size() * sizeof(T)));
-    CHECK_CUDA(cudaMalloc(&db, b.size() * sizeof(T)));
-    CHECK_CUDA(cudaMalloc(&dd, 64 * 64 * 4));
-    CHECK_CUDA(cudaMemcpy(da, a.data(), a.size() * sizeof(T), cudaMemcpyHostToDevice));
-    CHECK_CUDA(cudaMemcpy(db, b.data(), b.size() * sizeof(T), cudaMemcpyHostToDevice));
+    KILN_CUDA_CHECK(cudaMalloc(&da, a.size() * sizeof(T)));
+    KILN_CUDA_CHECK(cudaMalloc(&db, b.size() * sizeof(T)));
+    KILN_CUDA_CHECK(cudaMalloc(&dd, 64 * 64 * 4));
+    KILN_CUDA_CHECK(cudaMemcpy(da, a.data(), a.size() * sizeof(T), cudaMemcpyHostToDevice));
+    KILN_CUDA_CHECK(cudaMemcpy(db, b.data(), b.size() * sizeof(T), cudaMemcpyHostToDevice));
     wgmma_kernel<T, DT, ScaleB, RS><<<1, 128>>>(da, db, dd);
-    CHECK_CUDA(cudaGetLastError());
+    KILN_CUDA_CHECK(cudaGetLastError());
     std::vector<float> d(64 * 64);
-    CHECK_CUDA(cudaMemcpy(d.data(), dd, d.size() * 4, cudaMemcpyDeviceToHost));
+    KILN_CUDA_CHECK(cudaMemcpy(d.data(), dd, d.size() * 4, cudaMemcpyDeviceToHost));
     bool exact = true;
     for (int m = 0; m < 64; ++m)
         for (int n = 0; n < 64; ++n) {
@@ -224,9 +217,9 @@ int main() {
         std::vector<uint16_t> h(R * C);
         for (int i = 0; i < R * C; ++i) h[i] = uint16_t(i);
         uint16_t *g, *o;
-        CHECK_CUDA(cudaMalloc(&g, h.size() * 2));
-        CHECK_CUDA(cudaMalloc(&o, 64 * 64 * 2));
-        CHECK_CUDA(cudaMemcpy(g, h.data(), h.size() * 2, cudaMemcpyHostToDevice));
+        KILN_CUDA_CHECK(cudaMalloc(&g, h.size() * 2));
+        KILN_CUDA_CHECK(cudaMalloc(&o, 64 * 64 * 2));
+        KILN_CUDA_CHECK(cudaMemcpy(g, h.data(), h.size() * 2, cudaMemcpyHostToDevice));
         CUtensorMap map;
         const uint64_t dims[2] = {C, R};
         const uint64_t strides[1] = {C * 2};
@@ -241,9 +234,9 @@ int main() {
                "tma: make_tensor_map rejects a stride that is not a 16-byte multiple");
         // box at (64, 96): the lower 32 rows are out of bounds and must read as zero
         tma_swizzle_kernel<<<1, 128>>>(map, o, 64, 96);
-        CHECK_CUDA(cudaGetLastError());
+        KILN_CUDA_CHECK(cudaGetLastError());
         std::vector<uint16_t> got(64 * 64);
-        CHECK_CUDA(cudaMemcpy(got.data(), o, got.size() * 2, cudaMemcpyDeviceToHost));
+        KILN_CUDA_CHECK(cudaMemcpy(got.data(), o, got.size() * 2, cudaMemcpyDeviceToHost));
         bool match = true;
         for (int r = 0; r < 64; ++r)
             for (int c = 0; c < 64; ++c) {
@@ -270,27 +263,27 @@ int main() {
     // --- mbarrier, named barriers ---
     {
         int* o;
-        CHECK_CUDA(cudaMalloc(&o, 8));
+        KILN_CUDA_CHECK(cudaMalloc(&o, 8));
         mbarrier_kernel<<<1, 64>>>(o);
-        CHECK_CUDA(cudaGetLastError());
+        KILN_CUDA_CHECK(cudaGetLastError());
         int sum = 0;
-        CHECK_CUDA(cudaMemcpy(&sum, o, 4, cudaMemcpyDeviceToHost));
+        KILN_CUDA_CHECK(cudaMemcpy(&sum, o, 4, cudaMemcpyDeviceToHost));
         expect(sum == 4950, "mbarrier: 100 producer/consumer phases deliver every value once");
         named_barrier_kernel<<<1, 128>>>(o);
-        CHECK_CUDA(cudaGetLastError());
+        KILN_CUDA_CHECK(cudaGetLastError());
         int v[2];
-        CHECK_CUDA(cudaMemcpy(v, o, 8, cudaMemcpyDeviceToHost));
+        KILN_CUDA_CHECK(cudaMemcpy(v, o, 8, cudaMemcpyDeviceToHost));
         expect(v[0] == 10 && v[1] == 11, "named_barrier: two independent 64-thread barriers");
         cudaFree(o);
     }
     // --- math ---
     {
         float* o;
-        CHECK_CUDA(cudaMalloc(&o, 4097 * sizeof(float)));
+        KILN_CUDA_CHECK(cudaMalloc(&o, 4097 * sizeof(float)));
         exp2_kernel<<<5, 1024>>>(o);
-        CHECK_CUDA(cudaGetLastError());
+        KILN_CUDA_CHECK(cudaGetLastError());
         std::vector<float> got(4097);
-        CHECK_CUDA(cudaMemcpy(got.data(), o, got.size() * 4, cudaMemcpyDeviceToHost));
+        KILN_CUDA_CHECK(cudaMemcpy(got.data(), o, got.size() * 4, cudaMemcpyDeviceToHost));
         bool close = got[4096] == 0.f;  // 2^-inf
         for (int i = 0; i < 4096; ++i) {
             const float x = -150.f + i * (277.f / 4096);
@@ -304,12 +297,12 @@ int main() {
     // --- atomic reductions ---
     {
         float* o;
-        CHECK_CUDA(cudaMalloc(&o, 129 * sizeof(float)));
-        CHECK_CUDA(cudaMemset(o, 0, 129 * sizeof(float)));
+        KILN_CUDA_CHECK(cudaMalloc(&o, 129 * sizeof(float)));
+        KILN_CUDA_CHECK(cudaMemset(o, 0, 129 * sizeof(float)));
         red_kernel<<<64, 256>>>(o);
-        CHECK_CUDA(cudaGetLastError());
+        KILN_CUDA_CHECK(cudaGetLastError());
         std::vector<float> got(129);
-        CHECK_CUDA(cudaMemcpy(got.data(), o, got.size() * sizeof(float), cudaMemcpyDeviceToHost));
+        KILN_CUDA_CHECK(cudaMemcpy(got.data(), o, got.size() * sizeof(float), cudaMemcpyDeviceToHost));
         bool ok = got[128] == 64.0f * (255 * 256 / 2);
         for (int p = 0; p < 64; ++p) { // threads p, p + 64, p + 128, p + 192 of every block
             const float want = 64.0f * (4 * p + 384);
@@ -327,19 +320,19 @@ int main() {
         float *in, *f;
         __nv_bfloat16* b;
         __half* hh;
-        CHECK_CUDA(cudaMalloc(&in, n * 4));
-        CHECK_CUDA(cudaMalloc(&f, n * 4));
-        CHECK_CUDA(cudaMalloc(&b, n * 2));
-        CHECK_CUDA(cudaMalloc(&hh, n * 2));
-        CHECK_CUDA(cudaMemcpy(in, h.data(), n * 4, cudaMemcpyHostToDevice));
+        KILN_CUDA_CHECK(cudaMalloc(&in, n * 4));
+        KILN_CUDA_CHECK(cudaMalloc(&f, n * 4));
+        KILN_CUDA_CHECK(cudaMalloc(&b, n * 2));
+        KILN_CUDA_CHECK(cudaMalloc(&hh, n * 2));
+        KILN_CUDA_CHECK(cudaMemcpy(in, h.data(), n * 4, cudaMemcpyHostToDevice));
         vec_kernel<<<1, n / 4>>>(in, b, hh, f);
-        CHECK_CUDA(cudaGetLastError());
+        KILN_CUDA_CHECK(cudaGetLastError());
         std::vector<__nv_bfloat16> gb(n);
         std::vector<__half> gh(n);
         std::vector<float> gf(n);
-        CHECK_CUDA(cudaMemcpy(gb.data(), b, n * 2, cudaMemcpyDeviceToHost));
-        CHECK_CUDA(cudaMemcpy(gh.data(), hh, n * 2, cudaMemcpyDeviceToHost));
-        CHECK_CUDA(cudaMemcpy(gf.data(), f, n * 4, cudaMemcpyDeviceToHost));
+        KILN_CUDA_CHECK(cudaMemcpy(gb.data(), b, n * 2, cudaMemcpyDeviceToHost));
+        KILN_CUDA_CHECK(cudaMemcpy(gh.data(), hh, n * 2, cudaMemcpyDeviceToHost));
+        KILN_CUDA_CHECK(cudaMemcpy(gf.data(), f, n * 4, cudaMemcpyDeviceToHost));
         bool ok = true;
         for (int i = 0; i < n; ++i)
             ok &= __bfloat162float(gb[i]) == h[i] && __half2float(gh[i]) == h[i] && gf[i] == h[i];
@@ -354,9 +347,9 @@ int main() {
         const int n = 4096;
         int* data;
         long long* sum;
-        CHECK_CUDA(cudaMalloc(&data, n * sizeof(int)));
-        CHECK_CUDA(cudaMalloc(&sum, sizeof(long long)));
-        CHECK_CUDA(cudaMemset(data, 0, n * sizeof(int)));
+        KILN_CUDA_CHECK(cudaMalloc(&data, n * sizeof(int)));
+        KILN_CUDA_CHECK(cudaMalloc(&sum, sizeof(long long)));
+        KILN_CUDA_CHECK(cudaMemset(data, 0, n * sizeof(int)));
         producer_kernel<<<1, 128>>>(data, n);
         cudaLaunchAttribute attr;
         attr.id = cudaLaunchAttributeProgrammaticStreamSerialization;
@@ -366,10 +359,10 @@ int main() {
         config.blockDim = dim3(1);
         config.attrs = &attr;
         config.numAttrs = 1;
-        CHECK_CUDA(cudaLaunchKernelEx(&config, consumer_kernel, static_cast<const int*>(data), n,
+        KILN_CUDA_CHECK(cudaLaunchKernelEx(&config, consumer_kernel, static_cast<const int*>(data), n,
                                       sum));
         long long got = 0;
-        CHECK_CUDA(cudaMemcpy(&got, sum, sizeof(got), cudaMemcpyDeviceToHost));
+        KILN_CUDA_CHECK(cudaMemcpy(&got, sum, sizeof(got), cudaMemcpyDeviceToHost));
         expect(got == 1LL * n * (n + 1) / 2,
                "grid: a programmatic dependent sees all its predecessor's writes after wait_previous");
         cudaFree(data);
