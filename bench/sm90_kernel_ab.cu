@@ -65,7 +65,6 @@ using Epi = kiln::gemm::EpilogueCopy;
 #endif
 using GenLaunch = int (*)(void*, const void*, const void*, int, int, int, cudaStream_t);
 
-
 __global__ void fill_random(T* p, size_t n, unsigned seed) {
     for (size_t i = blockIdx.x * size_t(blockDim.x) + threadIdx.x; i < n;
          i += size_t(gridDim.x) * blockDim.x) {
@@ -200,7 +199,8 @@ int main(int argc, char** argv) {
         KILN_CUDA_CHECK(cudaStreamSynchronize(s));
         std::vector<float> hr(size_t(rows) * N);
         std::vector<T> hd(size_t(M) * N);
-        KILN_CUDA_CHECK(cudaMemcpy(hr.data(), ref, sizeof(float) * hr.size(), cudaMemcpyDeviceToHost));
+        KILN_CUDA_CHECK(
+            cudaMemcpy(hr.data(), ref, sizeof(float) * hr.size(), cudaMemcpyDeviceToHost));
         KILN_CUDA_CHECK(cudaMemcpy(hd.data(), d, sizeof(T) * hd.size(), cudaMemcpyDeviceToHost));
         KILN_CUDA_CHECK(cudaFree(ref));
         float diff = 0, mag = 0;
@@ -218,7 +218,8 @@ int main(int argc, char** argv) {
 #if defined(KILN_AB_CUBLAS)
     if (!epi_bias) {  // cuBLAS computes the plain product: D (M x N row-major) = A B^T
         cublasHandle_t h;
-        if (cublasCreate(&h) != CUBLAS_STATUS_SUCCESS || cublasSetStream(h, s) != CUBLAS_STATUS_SUCCESS) {
+        if (cublasCreate(&h) != CUBLAS_STATUS_SUCCESS ||
+            cublasSetStream(h, s) != CUBLAS_STATUS_SUCCESS) {
             std::fprintf(stderr, "cublas handle\n");
             return 2;
         }

@@ -6,8 +6,6 @@
 #include <cuda_bf16.h>
 #include <cuda_fp16.h>
 #include <cuda_runtime.h>
-#include <climits>
-#include <vector>
 #include "dispatch.h"
 #include "kiln/gemm.h"
 #include "kiln/gemm/kernel_generic.cuh"

@@ -19,7 +19,6 @@
 
 namespace {
 
-
 struct Case {
     const char *from, *to;
     std::map<char, int> ext;
@@ -102,10 +101,13 @@ void time_copy(const Case& c) {
     KILN_CUDA_CHECK(cudaMalloc(&dst, 2 * n));
     KILN_CUDA_CHECK(cudaMemset(src, 1, 2 * n));
     const float t_perm = median_us([&] {
-        KILN_CUDA_CHECK(kiln::gemm::permute::permute_tensor(src, c.from, dst, c.to, e, cudaStream_t(0)));
+        KILN_CUDA_CHECK(
+            kiln::gemm::permute::permute_tensor(src, c.from, dst, c.to, e, cudaStream_t(0)));
     });
     const float t_copy =
-        median_us([&] { KILN_CUDA_CHECK(cudaMemcpyAsync(dst, src, 2 * n, cudaMemcpyDeviceToDevice)); });
+        median_us([&] {
+            KILN_CUDA_CHECK(cudaMemcpyAsync(dst, src, 2 * n, cudaMemcpyDeviceToDevice));
+        });
     const double gb = 4.0 * n / 1e3;  // read + write, in GB/s per us
     std::printf("time %s -> %s (%s, %.1f MiB): permute %.1f us (%.0f GB/s), memcpy %.1f us "
                 "(%.0f GB/s), memcpy/permute %.2f\n",

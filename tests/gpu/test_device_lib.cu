@@ -302,7 +302,8 @@ int main() {
         red_kernel<<<64, 256>>>(o);
         KILN_CUDA_CHECK(cudaGetLastError());
         std::vector<float> got(129);
-        KILN_CUDA_CHECK(cudaMemcpy(got.data(), o, got.size() * sizeof(float), cudaMemcpyDeviceToHost));
+        KILN_CUDA_CHECK(
+            cudaMemcpy(got.data(), o, got.size() * sizeof(float), cudaMemcpyDeviceToHost));
         bool ok = got[128] == 64.0f * (255 * 256 / 2);
         for (int p = 0; p < 64; ++p) { // threads p, p + 64, p + 128, p + 192 of every block
             const float want = 64.0f * (4 * p + 384);
@@ -359,8 +360,8 @@ int main() {
         config.blockDim = dim3(1);
         config.attrs = &attr;
         config.numAttrs = 1;
-        KILN_CUDA_CHECK(cudaLaunchKernelEx(&config, consumer_kernel, static_cast<const int*>(data), n,
-                                      sum));
+        KILN_CUDA_CHECK(
+            cudaLaunchKernelEx(&config, consumer_kernel, static_cast<const int*>(data), n, sum));
         long long got = 0;
         KILN_CUDA_CHECK(cudaMemcpy(&got, sum, sizeof(got), cudaMemcpyDeviceToHost));
         expect(got == 1LL * n * (n + 1) / 2,

@@ -176,11 +176,11 @@ inline ContractPlan plan_contraction(const std::string& d, const std::string& a,
     ContractPlan direct{a, b, false, false, view_as_gemm(d, a, b, ext, elem_bytes)};
     if (direct.ok() && direct.view.contiguous_columns()) return direct;
     const std::string a2 = gemm_order(a, d, b), b2 = gemm_order(b, d, a);
+    const std::string b3 = gemm_order(b, d, a2);  // both copied: B's k order follows A's copy
     const ContractPlan copies[3] = {
         {a2, b, true, false, view_as_gemm(d, a2, b, ext, elem_bytes)},
         {a, b2, false, true, view_as_gemm(d, a, b2, ext, elem_bytes)},
-        {a2, gemm_order(b, d, a2), true, true,
-         view_as_gemm(d, a2, gemm_order(b, d, a2), ext, elem_bytes)}};
+        {a2, b3, true, true, view_as_gemm(d, a2, b3, ext, elem_bytes)}};
     const ContractPlan* best = nullptr;
     int64_t best_cost = 0;
     for (const ContractPlan& c : copies) {

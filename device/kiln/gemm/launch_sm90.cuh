@@ -25,9 +25,9 @@ inline bool tma_compatible(const void* p, int64_t ld, int64_t batch_stride, int 
            (batch <= 1 || (batch_stride * elem_bytes) % 16 == 0);
 }
 
-/// Encodes the tensor map (rank 3 to 5) of one operand (see TmaOperand) for a tile of `tile_rows` rows
-/// per CTA. False when the view breaks sm90_view_ok (views.h) or TMA refuses the map (a 16-byte
-/// aligned base). A box row is one 128-byte swizzle row: 64 16-bit or 128 8-bit elements.
+/// Encodes the tensor map (rank 3 to 5) of one operand (see TmaOperand) for a tile of `tile_rows`
+/// rows per CTA. False when the view breaks sm90_view_ok (views.h) or TMA refuses the map (a
+/// 16-byte aligned base). A box row is one 128-byte swizzle row: 64 16-bit or 128 8-bit elements.
 template <class E>
 inline bool make_operand_map(CUtensorMap* map, TmaOperand* op, const OperandView& v_in, int batch,
                              int tile_rows) {
