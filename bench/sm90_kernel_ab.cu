@@ -2,7 +2,8 @@
 // K-major; D M x N bf16), 128 x 256 tiles, no cluster, the plain product's epilogue (what gemmEx
 // runs for alpha 1, beta 0, no bias, no activation) or with -DKILN_AB_BIAS_RELU gemmEx's
 // bias + ReLU epilogue (a bf16 column bias; -DKILN_AB_BIAS_ACT: EpilogueBiasAct, which needs
-// -DKILN_AB_EPISTAGE=1); -DKILN_AB_STAGES=S and -DKILN_AB_EPISTAGE=E set
+// -DKILN_AB_EPISTAGE=1, with -DKILN_AB_GELU: bias + GELU); -DKILN_AB_STAGES=S and
+// -DKILN_AB_EPISTAGE=E set
 // the Config's ring depth (default 4) and epilogue staging (default 0), -DKILN_AB_CLUSTER=2 pairs
 // CTAs, -DKILN_AB_BN=128 narrows the tile, next to a
 // generated GEMM (kiln compile --emit=cuda, built as a shared object, C = A . B with B stored
@@ -12,7 +13,7 @@
 //   nvcc -std=c++20 -O3 -gencode=arch=compute_90a,code=sm_90a -Idevice -Iinclude \
 //        bench/sm90_kernel_ab.cu -o ab -ldl
 //   ./ab M N K [generated.so]
-//   (add -DKILN_AB_CUBLAS ... -lcublas for the cuBLAS column)
+//   (add -DKILN_AB_CUBLAS ... -lcublas -lcublasLt for the cuBLAS column)
 //
 // Timing: a CUDA graph of 10 back-to-back launches, replayed; median of 50 replays (cudaEvents),
 // L2 flushed before each replay, as bench/gemm_bench_util.py. Prints TFLOP/s, the library
@@ -22,16 +23,19 @@
 // transpose of the library's; copy epilogue only). With -DKILN_AB_CUBLAS (link -lcublas) cuBLAS
 // runs the same product (cublasGemmEx, bf16 in / fp32 compute / bf16 out) on the same A and B,
 // timed with the library in alternation (five rounds each; the ratio is the median of the
-// rounds' ratios), so the two see the same clocks.
+// rounds' ratios), so the two see the same clocks; with a bias epilogue the peer is cuBLASLt
+// with its fused bias + ReLU / GELU epilogue (also -lcublasLt), as torch._addmm_activation.
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <dlfcn.h>
+#include <functional>
 #include <vector>
 
 #include <cuda_bf16.h>
 #include <cuda_runtime.h>
 #if defined(KILN_AB_CUBLAS)
+#include <cublasLt.h>
 #include <cublas_v2.h>
 #endif
 
@@ -56,10 +60,15 @@ namespace {
 using T = __nv_bfloat16;
 using Cfg = kiln::gemm::sm90::Config<T, T, KILN_AB_BN, KILN_AB_STAGES, KILN_AB_CLUSTER, false,
                                      false, 1, false, KILN_AB_EPISTAGE>;
+#if defined(KILN_AB_GELU)
+constexpr auto kAct = kiln::gemm::Activation::GELU;
+#else
+constexpr auto kAct = kiln::gemm::Activation::ReLU;
+#endif
 #if defined(KILN_AB_BIAS_ACT)
-using Epi = kiln::gemm::EpilogueBiasAct<kiln::gemm::Activation::ReLU>;
+using Epi = kiln::gemm::EpilogueBiasAct<kAct>;
 #elif defined(KILN_AB_BIAS_RELU)
-using Epi = kiln::gemm::EpilogueLinear<T, kiln::gemm::Activation::ReLU>;
+using Epi = kiln::gemm::EpilogueLinear<T, kAct>;
 #else
 using Epi = kiln::gemm::EpilogueCopy;
 #endif
@@ -77,8 +86,8 @@ __global__ void fill_random(T* p, size_t n, unsigned seed) {
 }
 
 // The float reference of rows r = kRefStride * i (every tile's halves are sampled: the stride is
-// odd), one output element per thread: sum_k a[r,k] b[c,k], then the column bias and ReLU when
-// `bias` is set. ref is (M / kRefStride + 1) x N.
+// odd), one output element per thread: sum_k a[r,k] b[c,k], then the column bias and the
+// activation (kAct, in float64) when `bias` is set. ref is (M / kRefStride + 1) x N.
 constexpr int kRefStride = 61;
 __global__ void reference(const T* a, const T* b, const T* bias, float* ref, int M, int N, int K) {
     const size_t rows = (M + kRefStride - 1) / kRefStride;
@@ -88,7 +97,12 @@ __global__ void reference(const T* a, const T* b, const T* bias, float* ref, int
         float sum = 0.f;
         for (int k = 0; k < K; ++k)
             sum += __bfloat162float(a[r * K + k]) * __bfloat162float(b[c * K + k]);
-        if (bias) sum = fmaxf(sum + __bfloat162float(bias[c]), 0.f);
+        if (bias) {
+            const double x = sum + __bfloat162float(bias[c]);
+            sum = kAct == kiln::gemm::Activation::ReLU
+                      ? fmax(x, 0.0)
+                      : 0.5 * x * (1 + tanh(0.7978845608028654 * (x + 0.044715 * x * x * x)));
+        }
         ref[i] = sum;
     }
 }
@@ -129,6 +143,86 @@ float median_ms_per_call(F&& launch, cudaStream_t s, void* flush, size_t flush_b
     KILN_CUDA_CHECK(cudaGraphDestroy(g));
     return ms[ms.size() / 2];
 }
+
+#if defined(KILN_AB_CUBLAS)
+void check_cublas(bool ok, const char* what) {
+    if (!ok) {
+        std::fprintf(stderr, "%s failed\n", what);
+        std::exit(2);
+    }
+}
+
+/// cuBLAS's plain product D (M x N row-major) = A B^T on stream s.
+std::function<void()> cublas_plain(const T* a, const T* b, T* d, int M, int N, int K,
+                                   cudaStream_t s) {
+    static cublasHandle_t h = nullptr;
+    if (!h) check_cublas(cublasCreate(&h) == CUBLAS_STATUS_SUCCESS, "cublasCreate");
+    check_cublas(cublasSetStream(h, s) == CUBLAS_STATUS_SUCCESS, "cublasSetStream");
+    return [=] {
+        static const float one = 1.f, zero = 0.f;
+        // column-major view: D^T (N x M) = B (N x K, ld K)^T-as-stored . A^T
+        check_cublas(cublasGemmEx(h, CUBLAS_OP_T, CUBLAS_OP_N, N, M, K, &one, b, CUDA_R_16BF, K,
+                                  a, CUDA_R_16BF, K, &zero, d, CUDA_R_16BF, N, CUBLAS_COMPUTE_32F,
+                                  CUBLAS_GEMM_DEFAULT) == CUBLAS_STATUS_SUCCESS,
+                     "cublasGemmEx");
+    };
+}
+
+/// cuBLASLt's D = act(A B^T + bias[col]) with its fused epilogue (kAct), bf16 bias, the
+/// heuristic's first algorithm and a 32 MiB workspace: what torch._addmm_activation runs.
+std::function<void()> cublaslt_bias_act(const T* a, const T* b, const T* bias, T* d, int M,
+                                        int N, int K, cudaStream_t s) {
+    cublasLtHandle_t lt;
+    check_cublas(cublasLtCreate(&lt) == CUBLAS_STATUS_SUCCESS, "cublasLtCreate");
+    cublasLtMatmulDesc_t op;
+    check_cublas(cublasLtMatmulDescCreate(&op, CUBLAS_COMPUTE_32F, CUDA_R_32F) ==
+                     CUBLAS_STATUS_SUCCESS,
+                 "cublasLtMatmulDescCreate");
+    const cublasOperation_t ta = CUBLAS_OP_T, tb = CUBLAS_OP_N;
+    const cublasLtEpilogue_t ep = kAct == kiln::gemm::Activation::GELU
+                                      ? CUBLASLT_EPILOGUE_GELU_BIAS
+                                      : CUBLASLT_EPILOGUE_RELU_BIAS;
+    const cudaDataType_t bias_type = CUDA_R_16BF;
+    auto set = [&](cublasLtMatmulDescAttributes_t attr, const void* v, size_t n) {
+        check_cublas(cublasLtMatmulDescSetAttribute(op, attr, v, n) == CUBLAS_STATUS_SUCCESS,
+                     "cublasLtMatmulDescSetAttribute");
+    };
+    set(CUBLASLT_MATMUL_DESC_TRANSA, &ta, sizeof ta);
+    set(CUBLASLT_MATMUL_DESC_TRANSB, &tb, sizeof tb);
+    set(CUBLASLT_MATMUL_DESC_EPILOGUE, &ep, sizeof ep);
+    set(CUBLASLT_MATMUL_DESC_BIAS_POINTER, &bias, sizeof bias);
+    set(CUBLASLT_MATMUL_DESC_BIAS_DATA_TYPE, &bias_type, sizeof bias_type);
+    // column-major: D^T (N x M) = (B stored K x N)^T . (A stored K x M); bias along D^T's rows
+    cublasLtMatrixLayout_t la, lb, ld;
+    check_cublas(cublasLtMatrixLayoutCreate(&la, CUDA_R_16BF, K, N, K) == CUBLAS_STATUS_SUCCESS &&
+                     cublasLtMatrixLayoutCreate(&lb, CUDA_R_16BF, K, M, K) ==
+                         CUBLAS_STATUS_SUCCESS &&
+                     cublasLtMatrixLayoutCreate(&ld, CUDA_R_16BF, N, M, N) ==
+                         CUBLAS_STATUS_SUCCESS,
+                 "cublasLtMatrixLayoutCreate");
+    const size_t ws_bytes = 32u << 20;
+    void* ws;
+    KILN_CUDA_CHECK(cudaMalloc(&ws, ws_bytes));
+    cublasLtMatmulPreference_t pref;
+    check_cublas(cublasLtMatmulPreferenceCreate(&pref) == CUBLAS_STATUS_SUCCESS &&
+                     cublasLtMatmulPreferenceSetAttribute(
+                         pref, CUBLASLT_MATMUL_PREF_MAX_WORKSPACE_BYTES, &ws_bytes,
+                         sizeof ws_bytes) == CUBLAS_STATUS_SUCCESS,
+                 "cublasLtMatmulPreference");
+    cublasLtMatmulHeuristicResult_t heur{};
+    int found = 0;
+    check_cublas(cublasLtMatmulAlgoGetHeuristic(lt, op, la, lb, ld, ld, pref, 1, &heur,
+                                                &found) == CUBLAS_STATUS_SUCCESS &&
+                     found > 0,
+                 "cublasLtMatmulAlgoGetHeuristic");
+    return [=] {
+        static const float one = 1.f, zero = 0.f;
+        check_cublas(cublasLtMatmul(lt, op, &one, b, la, a, lb, &zero, d, ld, d, ld, &heur.algo,
+                                    ws, ws_bytes, s) == CUBLAS_STATUS_SUCCESS,
+                     "cublasLtMatmul");
+    };
+}
+#endif
 
 }  // namespace
 
@@ -179,7 +273,8 @@ int main(int argc, char** argv) {
     epi.bias_mode = kiln::gemm::BiasMode::Col;
     const char* what = "bias+relu";
 #else
-    const char* what = "bias+relu compact";
+    const char* what = kAct == kiln::gemm::Activation::GELU ? "bias+gelu compact"
+                                                            : "bias+relu compact";
 #endif
 #else
     const char* what = "copy";
@@ -216,25 +311,11 @@ int main(int argc, char** argv) {
         }
     }
 #if defined(KILN_AB_CUBLAS)
-    if (!epi_bias) {  // cuBLAS computes the plain product: D (M x N row-major) = A B^T
-        cublasHandle_t h;
-        if (cublasCreate(&h) != CUBLAS_STATUS_SUCCESS ||
-            cublasSetStream(h, s) != CUBLAS_STATUS_SUCCESS) {
-            std::fprintf(stderr, "cublas handle\n");
-            return 2;
-        }
+    {
         T* dc;
         KILN_CUDA_CHECK(cudaMalloc(&dc, sizeof(T) * M * N));
-        const float one = 1.f, zero = 0.f;
-        auto run_cublas = [&] {
-            // column-major view: D^T (N x M) = B (N x K, ld K)^T-as-stored . A^T
-            if (cublasGemmEx(h, CUBLAS_OP_T, CUBLAS_OP_N, N, M, K, &one, b, CUDA_R_16BF, K, a,
-                             CUDA_R_16BF, K, &zero, dc, CUDA_R_16BF, N, CUBLAS_COMPUTE_32F,
-                             CUBLAS_GEMM_DEFAULT) != CUBLAS_STATUS_SUCCESS) {
-                std::fprintf(stderr, "cublasGemmEx failed\n");
-                std::exit(2);
-            }
-        };
+        const auto run_cublas = epi_bias ? cublaslt_bias_act(a, b, epi_bias, dc, M, N, K, s)
+                                         : cublas_plain(a, b, dc, M, N, K, s);
         std::vector<float> ratios;
         float t_cu = 0;
         for (int round = 0; round < 5; ++round) {
@@ -243,10 +324,10 @@ int main(int argc, char** argv) {
             ratios.push_back(t_cu / t_l);
         }
         std::sort(ratios.begin(), ratios.end());
-        std::printf("  cuBLAS %7.1f TFLOP/s  library/cuBLAS %.3f [%.3f, %.3f]", flop / t_cu / 1e9,
-                    ratios[2], ratios[0], ratios[4]);
+        std::printf("  %s %7.1f TFLOP/s  library/peer %.3f [%.3f, %.3f]",
+                    epi_bias ? "cuBLASLt" : "cuBLAS", flop / t_cu / 1e9, ratios[2], ratios[0],
+                    ratios[4]);
         KILN_CUDA_CHECK(cudaFree(dc));
-        cublasDestroy(h);
     }
 #endif
     if (gen) {

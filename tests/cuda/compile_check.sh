@@ -5,7 +5,9 @@
 # Usage: tests/cuda/compile_check.sh [--all]   (default: one representative per variant family —
 # 16-bit real (K-major and both MN-major), fp8, split complex (K-major bf16, MN-major f16), the
 # bf16 element-wise chain (A/B transforms in shared memory), the host units, device-library
-# tests, the compile-time layout and dispatch checks (gemm_*_check.cu), the kernel A/B harness, examples — a few minutes on 2 cores; --all builds every instantiation unit)
+# tests, the compile-time layout and dispatch checks (gemm_*_check.cu), the kernel A/B harness
+# (plain, and against cuBLASLt with bias + GELU), the MUFU-rate bench, examples — a few minutes on
+# 2 cores; --all builds every instantiation unit)
 set -uo pipefail
 cd "$(dirname "$0")/../.."
 # shellcheck source=tests/cuda/ptxas_verdict.sh
@@ -16,7 +18,9 @@ trap 'rm -rf "$TMP"' EXIT
 FLAGS=(-std=c++20 -O3 -gencode=arch=compute_90a,code=sm_90a -Xcompiler -fPIC -Idevice -Iinclude
        -Xptxas -v)
 # An entry FILE:M builds FILE with -DKILN_SM90_MAJOR=M (one operand order of the sm90 kernel:
-# 0 = A, B K-major, 1 = B MN-major, 2 = A MN-major, 3 = both MN-major).
+# 0 = A, B K-major, 1 = B MN-major, 2 = A MN-major, 3 = both MN-major); FILE+D1,D2 builds it
+# with -DD1 -DD2 (a harness variant).
+AB_LT=bench/sm90_kernel_ab.cu+KILN_AB_CUBLAS,KILN_AB_BIAS_ACT,KILN_AB_EPISTAGE=1,KILN_AB_GELU
 if [ "${1:-}" = "--all" ]; then
     TUS=()
     # 16-bit real and split-complex units: one build per operand order; 8-bit ones: K-major only
@@ -27,14 +31,15 @@ if [ "${1:-}" = "--all" ]; then
           src/gemm/generic.cu src/gemm/special.cu src/gemm/gemm.cu src/gemm/scratch.cu
           src/gemm/complex.cu tests/gpu/test_device_lib.cu tests/gpu/permute_check.cu
           tests/cuda/gemm_layout_check.cu
-          tests/cuda/gemm_dispatch_check.cu bench/sm90_kernel_ab.cu examples/gemm/*.cu)
+          tests/cuda/gemm_dispatch_check.cu bench/sm90_kernel_ab.cu "$AB_LT" bench/mufu_rate.cu
+          examples/gemm/*.cu)
 else
     TUS=(src/gemm/sm90_bf16_bf16.cu:0 src/gemm/sm90_bf16_bf16.cu:3 src/gemm/sm90_e4m3_bf16.cu
          src/gemm/complex_sm90_bf16.cu:0 src/gemm/complex_sm90_f16.cu:3
          src/gemm/chain_sm90_bf16.cu src/gemm/generic.cu
          src/gemm/special.cu src/gemm/gemm.cu src/gemm/scratch.cu src/gemm/complex.cu
          tests/gpu/test_device_lib.cu tests/gpu/permute_check.cu tests/cuda/gemm_layout_check.cu
-         tests/cuda/gemm_dispatch_check.cu bench/sm90_kernel_ab.cu
+         tests/cuda/gemm_dispatch_check.cu bench/sm90_kernel_ab.cu "$AB_LT" bench/mufu_rate.cu
          examples/gemm/custom_epilogue.cu examples/gemm/linear_bias_gelu.cu
          examples/gemm/gett_contract.cu examples/gemm/complex_planar.cu
          examples/gemm/elementwise_chain.cu)
@@ -43,8 +48,11 @@ fail=0
 pids=()
 for tu in "${TUS[@]}"; do
     log="$TMP/$(basename "$tu").log"
-    src=${tu%%:*}; def=()
-    [ "$src" != "$tu" ] && def=(-DKILN_SM90_MAJOR=${tu##*:})
+    src=${tu%%[:+]*}; def=()
+    case "$tu" in
+        *:*) def=(-DKILN_SM90_MAJOR=${tu##*:}) ;;
+        *+*) IFS=, read -ra ds <<< "${tu##*+}"; for d in "${ds[@]}"; do def+=("-D$d"); done ;;
+    esac
     ( "$NVCC" "${FLAGS[@]}" "${def[@]}" -c "$src" -o "$TMP/$(basename "$tu").o" >"$log" 2>&1 || echo COMPILE_FAILED >>"$log" ) &
     pids+=($!)
     # at most 2 concurrent compiles (CI boxes are small)

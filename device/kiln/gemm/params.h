@@ -29,16 +29,21 @@ constexpr int max_stages(int bm, int bn, int bk, int elem_bytes, int smem_bytes 
 }
 
 /// Heuristic: 128x256 tiles when they fill at least ~90% of the SMs in one wave, else 128x128
-/// (more, smaller tiles for skinny or small problems). 128x256 tiles pair up in 2-CTA clusters
-/// (sharing B) only when there are more tiles than SMs: a single wave of pairs ran 3% slower
-/// than the same tiles unpaired at 2048^3 (bench/NOTES.md, v11). When the tiles still
-/// leave half of the SMs or more idle and K is long, each tile's K is split into as many units
-/// as fill the SMs (at most kMaxSplits, each >= kMinSplitKBlocks k-blocks). Stages fill shared
-/// memory.
+/// (more, smaller tiles for skinny or small problems) -- unless the narrow tiles spill past one
+/// wave where the wide ones fit in it: a second, mostly idle wave of narrow tiles costs more
+/// than one of wide tiles (256x11008x4096: 0.73 -> 0.85 of cuBLAS, bench/NOTES.md "v15").
+/// 128x256 tiles pair up in 2-CTA clusters (sharing B) only when there are more tiles than SMs:
+/// a single wave of pairs ran 3% slower than the same tiles unpaired at 2048^3 (bench/NOTES.md,
+/// v11). When the tiles still leave half of the SMs or more idle and K is long, each tile's K is
+/// split into as many units as fill the SMs (at most kMaxSplits, each >= kMinSplitKBlocks
+/// k-blocks). Stages fill shared memory.
 constexpr Params default_params(int M, int N, int K, int batch, int elem_bytes, int sms) {
     Params p;
-    long tiles256 = long((M + 127) / 128) * ((N + 255) / 256) * batch;
-    p.block_n = tiles256 * 10 >= long(sms) * 9 ? 256 : 128;
+    const long tiles256 = long((M + 127) / 128) * ((N + 255) / 256) * batch;
+    const long tiles128 = long((M + 127) / 128) * ((N + 127) / 128) * batch;
+    const bool fills = tiles256 * 10 >= long(sms) * 9;
+    const bool narrow_spill = tiles128 > sms && tiles256 <= sms;
+    p.block_n = fills || narrow_spill ? 256 : 128;
     p.cluster_m = p.block_n == 256 && tiles256 > sms ? 2 : 1;
     const long tiles = long(split_k_cta_tiles(M, N, batch, p.block_m, p.block_n, p.cluster_m));
     long k_blocks = (long(K) * elem_bytes + 127) / 128;  // 128-byte k-blocks

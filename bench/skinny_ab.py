@@ -1,0 +1,34 @@
+"""kiln's plain GEMM against cuBLAS on skinny (few-row, DRAM-streaming) shapes, timed in
+alternation as gemm_bench.py's rows, for A/B runs of the tile and split switches (one process per
+setting: they are read once per process):
+    KILN_GEMM_BN=256 KILN_GEMM_SPLITK=2 python3 bench/skinny_ab.py bn256-s2
+Each line: label, shape, kiln and cuBLAS TFLOP/s, kiln's achieved DRAM rate (A and B read once,
+D written once), the median ratio over 7 rounds and its range, the relative error."""
+import sys
+
+import torch
+
+sys.path.insert(0, __file__.rsplit("/", 1)[0])
+import kiln_gemm as kg  # noqa: E402
+from gemm_bench_util import bench_pair  # noqa: E402
+
+SHAPES = ((256, 8192, 8192), (128, 8192, 8192), (512, 8192, 8192), (256, 4096, 4096),
+          (256, 11008, 4096), (256, 4096, 11008), (256, 28672, 8192), (1024, 2304, 4096))
+
+label = sys.argv[1] if len(sys.argv) > 1 else "default"
+torch.manual_seed(0)
+for M, N, K in SHAPES:
+    a = torch.randn(M, K, device="cuda", dtype=torch.bfloat16)
+    w = torch.randn(N, K, device="cuda", dtype=torch.bfloat16)
+    out = torch.empty(M, N, device="cuda", dtype=torch.bfloat16)
+    st, path = kg.linear(a, w, out)
+    assert st == "success" and path == "tma", (st, path)
+    ref = a.float() @ w.float().t()
+    err = ((out.float() - ref).norm() / ref.norm()).item()
+    t_cublas, t_kiln, ratios = bench_pair(lambda: torch.matmul(a, w.t()),
+                                          lambda: kg.linear(a, w, out))
+    flop, nbytes = 2.0 * M * N * K, 2.0 * (M * K + N * K + M * N)
+    print(f"[{label}] {M}x{N}x{K}: kiln {flop / t_kiln / 1e9:6.1f} TF/s "
+          f"({nbytes / t_kiln / 1e9:5.2f} TB/s) cuBLAS {flop / t_cublas / 1e9:6.1f} TF/s "
+          f"ratio {ratios[len(ratios) // 2]:.3f} [{ratios[0]:.3f}, {ratios[-1]:.3f}] "
+          f"err {err:.1e}", flush=True)
