@@ -23,24 +23,15 @@ constexpr int kChains = 8, kIters = 4096, kThreads = 512;
 
 enum class Op { TanhF32, TanhF16x2, TanhBF16x2, Ex2F32, PackBF16x2, GeluF32, GeluPacked };
 
-__device__ __forceinline__ float tanh_f32(float x) {
-    float y;
-    asm volatile("tanh.approx.f32 %0, %1;" : "=f"(y) : "f"(x));
-    return y;
-}
-__device__ __forceinline__ uint32_t tanh_f16x2(uint32_t x) {
-    uint32_t y;
-    asm volatile("tanh.approx.f16x2 %0, %1;" : "=r"(y) : "r"(x));
-    return y;
-}
-__device__ __forceinline__ uint32_t tanh_bf16x2(uint32_t x) {
-    uint32_t y;
-    asm volatile("tanh.approx.bf16x2 %0, %1;" : "=r"(y) : "r"(x));
-    return y;
-}
-__device__ __forceinline__ float ex2_f32(float x) {
-    float y;
-    asm volatile("ex2.approx.f32 %0, %1;" : "=f"(y) : "f"(x));
+/// One special-function instruction on a register: op is one of the Op values it names.
+template <Op op, class T>
+__device__ __forceinline__ T sfu(T x) {
+    T y;
+    if constexpr (op == Op::TanhF32) asm volatile("tanh.approx.f32 %0, %1;" : "=f"(y) : "f"(x));
+    else if constexpr (op == Op::Ex2F32) asm volatile("ex2.approx.f32 %0, %1;" : "=f"(y) : "f"(x));
+    else if constexpr (op == Op::TanhF16x2)
+        asm volatile("tanh.approx.f16x2 %0, %1;" : "=r"(y) : "r"(x));
+    else asm volatile("tanh.approx.bf16x2 %0, %1;" : "=r"(y) : "r"(x));
     return y;
 }
 __device__ __forceinline__ uint32_t pack_bf16x2(float lo, float hi) {
@@ -56,7 +47,7 @@ __device__ __forceinline__ float2 gelu_pair(float2 x) {
     constexpr float k0 = 0.7978845608028654f, k1 = 0.044715f * 0.7978845608028654f;
     const __half2 u = __floats2half2_rn(x.x * fmaf(k1, x.x * x.x, k0),
                                         x.y * fmaf(k1, x.y * x.y, k0));
-    const uint32_t packed = tanh_f16x2(*reinterpret_cast<const uint32_t*>(&u));
+    const uint32_t packed = sfu<Op::TanhF16x2>(*reinterpret_cast<const uint32_t*>(&u));
     const float2 t = __half22float2(*reinterpret_cast<const __half2*>(&packed));
     const float h0 = 0.5f * x.x, h1 = 0.5f * x.y;
     return make_float2(fmaf(h0, t.x, h0), fmaf(h1, t.y, h1));
@@ -80,10 +71,9 @@ __global__ void rate_kernel(float* out, long long* cycles, float seed) {
     for (int i = 0; i < kIters; ++i) {
 #pragma unroll
         for (int c = 0; c < kChains; ++c) {
-            if constexpr (op == Op::TanhF32) v[c] = tanh_f32(v[c]);
-            else if constexpr (op == Op::TanhF16x2) w[c] = tanh_f16x2(w[c]);
-            else if constexpr (op == Op::TanhBF16x2) w[c] = tanh_bf16x2(w[c]);
-            else if constexpr (op == Op::Ex2F32) v[c] = ex2_f32(v[c]) * -0.5f;
+            if constexpr (op == Op::TanhF32) v[c] = sfu<op>(v[c]);
+            else if constexpr (op == Op::TanhF16x2 || op == Op::TanhBF16x2) w[c] = sfu<op>(w[c]);
+            else if constexpr (op == Op::Ex2F32) v[c] = sfu<op>(v[c]) * -0.5f;
             else if constexpr (op == Op::PackBF16x2)
                 w[c] = pack_bf16x2(__uint_as_float(w[c]), v[c]);
             else if constexpr (op == Op::GeluF32)
@@ -142,7 +132,8 @@ void gelu_accuracy(float lim) {
     double e32 = 0, epair = 0;
     for (int i = 0; i < n; ++i) {
         const double v = x[i];
-        const double ref = 0.5 * v * (1 + std::tanh(0.7978845608028654 * (v + 0.044715 * v * v * v)));
+        const double u = 0.7978845608028654 * (v + 0.044715 * v * v * v);
+        const double ref = 0.5 * v * (1 + std::tanh(u));
         e32 = std::max(e32, std::fabs(y32[i] - ref));
         epair = std::max(epair, std::fabs(ypair[i] - ref));
     }
