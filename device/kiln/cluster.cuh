@@ -10,10 +10,19 @@ __device__ __forceinline__ uint32_t block_rank() {
     return r;
 }
 
-/// All threads of all CTAs in the cluster (arrive.release + wait.acquire).
+/// All threads of all CTAs in the cluster (arrive.release + wait.acquire). The .aligned form:
+/// every thread of a warp executes it together.
 __device__ __forceinline__ void sync() {
     asm volatile("barrier.cluster.arrive.release.aligned;\n"
                  "barrier.cluster.wait.acquire.aligned;" ::: "memory");
+}
+
+/// The same barrier for threads that reach it apart from the rest of their warp, or whose warp
+/// has exited lanes (a lone producer lane): the wait is for every non-exited thread of the
+/// cluster to arrive.
+__device__ __forceinline__ void sync_unaligned() {
+    asm volatile("barrier.cluster.arrive.release;\n"
+                 "barrier.cluster.wait.acquire;" ::: "memory");
 }
 
 }  // namespace kiln::dev::cluster

@@ -308,8 +308,8 @@ private:
         w_.close();
         if (clustered()) {
             w_.line("// no CTA leaves while its peer may still multicast into it or arrive on its "
-                    "barriers");
-            w_.line("kiln::dev::cluster::sync();");
+                    "barriers (the DMA thread arrives without its warp: unaligned)");
+            w_.line("kiln::dev::cluster::sync_unaligned();");
         }
         w_.raw("#endif");
         w_.close();
@@ -457,7 +457,9 @@ private:
         w_.line("// ---- role dma: warpgroup 0; one thread issues the TMA copies ----");
         w_.line("kiln::dev::regs::decrease<" + std::to_string(c.dma_registers) +
                 ">();  // dma_registers = " + std::to_string(c.dma_registers));
-        w_.open("if (threadIdx.x == 0)");
+        // The idle threads leave at once: waiting at the closing cluster barrier for the whole
+        // kernel slowed every CTA of a 2-CTA launch by 25% (bench/NOTES.md, "v15").
+        w_.line("if (threadIdx.x != 0) return;");
         if (dma_waits_for_previous())
             w_.line("kiln::dev::grid::wait_previous();  // an earlier kernel writes what the TMA "
                     "loads");
@@ -496,7 +498,6 @@ private:
         w_.close();
         if (!once_loads_.empty())
             w_.line("tile_phase ^= 1u;");
-        w_.close();
         w_.close();
     }
 

@@ -369,31 +369,33 @@ __global__ void __launch_bounds__(Cfg::Threads, 1)
     if (warpgroup == 0) {
         // ---------------- producer ----------------
         dev::regs::decrease<Cfg::ProducerRegs>();
-        if (threadIdx.x == 0) {
-            dev::mbarrier::PipelineState<Stages> st;
-            for (int u = cluster_id; u < sched.total(); u += clusters) {
-                const WorkUnit w = unit_at(u);
-                const TileCoord tc = w.coord;
-                for (int kb = w.k_begin; kb < w.k_end; ++kb) {
-                    // A fresh barrier counts as having completed the phase before phase 0, so
-                    // the first pass through the ring does not block.
-                    dev::mbarrier::wait(&empty[st.stage], st.phase ^ 1u);
-                    // Our full barrier receives our A, our B half and the peer's B half (every
-                    // plane of each).
-                    dev::mbarrier::arrive_expect_tx(&full[st.stage], Cfg::StageBytes);
-                    for (int pl = 0; pl < Planes; ++pl) {
-                        load_rows<Cfg::MnMajorA>(a_tile(st.stage, pl), &tm_a.plane[pl],
-                                                 &full[st.stage], oa, tc.m * BM, BM, kb * BK,
-                                                 tc.batch, 0);
-                        // With a cluster, each CTA loads its share of B's rows and multicasts it.
-                        load_rows<Cfg::MnMajorB>(
-                            b_tile(st.stage, pl) + rank * Cfg::BRowsPerCta * 128, &tm_b.plane[pl],
-                            &full[st.stage], ob, tc.n * BN + rank * Cfg::BRowsPerCta,
-                            Cfg::BRowsPerCta, kb * BK, tc.batch,
-                            Cfg::ClusterM > 1 ? uint16_t((1u << Cfg::ClusterM) - 1) : uint16_t(0));
-                    }
-                    st.advance();
+        // One thread issues the loads; the others leave now rather than wait at the closing
+        // cluster barrier: waiting there for the whole kernel slowed every CTA of a 2-CTA launch
+        // by 25% on DRAM-streaming shapes (bench/NOTES.md, "v15").
+        if (threadIdx.x != 0) return;
+        dev::mbarrier::PipelineState<Stages> st;
+        for (int u = cluster_id; u < sched.total(); u += clusters) {
+            const WorkUnit w = unit_at(u);
+            const TileCoord tc = w.coord;
+            for (int kb = w.k_begin; kb < w.k_end; ++kb) {
+                // A fresh barrier counts as having completed the phase before phase 0, so
+                // the first pass through the ring does not block.
+                dev::mbarrier::wait(&empty[st.stage], st.phase ^ 1u);
+                // Our full barrier receives our A, our B half and the peer's B half (every
+                // plane of each).
+                dev::mbarrier::arrive_expect_tx(&full[st.stage], Cfg::StageBytes);
+                for (int pl = 0; pl < Planes; ++pl) {
+                    load_rows<Cfg::MnMajorA>(a_tile(st.stage, pl), &tm_a.plane[pl],
+                                             &full[st.stage], oa, tc.m * BM, BM, kb * BK,
+                                             tc.batch, 0);
+                    // With a cluster, each CTA loads its share of B's rows and multicasts it.
+                    load_rows<Cfg::MnMajorB>(
+                        b_tile(st.stage, pl) + rank * Cfg::BRowsPerCta * 128, &tm_b.plane[pl],
+                        &full[st.stage], ob, tc.n * BN + rank * Cfg::BRowsPerCta,
+                        Cfg::BRowsPerCta, kb * BK, tc.batch,
+                        Cfg::ClusterM > 1 ? uint16_t((1u << Cfg::ClusterM) - 1) : uint16_t(0));
                 }
+                st.advance();
             }
         }
     } else {
@@ -554,8 +556,8 @@ __global__ void __launch_bounds__(Cfg::Threads, 1)
         if constexpr (Cfg::StagedStore) drain_staged_stores(t);
     }
     // No CTA may leave while its peer can still multicast into its smem or arrive on its
-    // barriers.
-    if constexpr (Cfg::ClusterM > 1) dev::cluster::sync();
+    // barriers. The producer's lane 0 arrives without the rest of its warp: the unaligned form.
+    if constexpr (Cfg::ClusterM > 1) dev::cluster::sync_unaligned();
 #endif
 }
 
