@@ -156,8 +156,8 @@ void check_cublas(bool ok, const char* what) {
 /// cuBLAS's plain product D (M x N row-major) = A B^T on stream s.
 std::function<void()> cublas_plain(const T* a, const T* b, T* d, int M, int N, int K,
                                    cudaStream_t s) {
-    static cublasHandle_t h = nullptr;
-    if (!h) check_cublas(cublasCreate(&h) == CUBLAS_STATUS_SUCCESS, "cublasCreate");
+    cublasHandle_t h;
+    check_cublas(cublasCreate(&h) == CUBLAS_STATUS_SUCCESS, "cublasCreate");
     check_cublas(cublasSetStream(h, s) == CUBLAS_STATUS_SUCCESS, "cublasSetStream");
     return [=] {
         static const float one = 1.f, zero = 0.f;
