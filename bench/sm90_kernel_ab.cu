@@ -26,6 +26,8 @@
 // rounds' ratios), so the two see the same clocks; with a bias epilogue the peer is cuBLASLt
 // with its fused bias + ReLU / GELU epilogue (also -lcublasLt), as torch._addmm_activation.
 // The peer's result is checked against the same reference (PEER MISMATCH, exit 1).
+// -DKILN_AB_SPLITK builds the split-capable kernel; KILN_AB_TAIL=1 then runs it with a tail
+// split (tail_split.h) for one worker per SM (per pair with -DKILN_AB_CLUSTER=2).
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
@@ -42,6 +44,7 @@
 
 #include "kiln/gemm/epilogue.cuh"
 #include "kiln/gemm/launch_sm90.cuh"
+#include "kiln/gemm/params.h"
 #include "../tests/gpu/cuda_check.h"
 
 namespace {
@@ -59,8 +62,13 @@ namespace {
 #define KILN_AB_BN 256
 #endif
 using T = __nv_bfloat16;
+#if defined(KILN_AB_SPLITK)
+constexpr bool kSplitK = true;
+#else
+constexpr bool kSplitK = false;
+#endif
 using Cfg = kiln::gemm::sm90::Config<T, T, KILN_AB_BN, KILN_AB_STAGES, KILN_AB_CLUSTER, false,
-                                     false, 1, false, KILN_AB_EPISTAGE>;
+                                     false, 1, kSplitK, KILN_AB_EPISTAGE>;
 #if defined(KILN_AB_GELU)
 constexpr auto kAct = kiln::gemm::Activation::GELU;
 #else
@@ -225,6 +233,28 @@ std::function<void()> cublaslt_bias_act(const T* a, const T* b, const T* bias, T
 }
 #endif
 
+/// A tail split (params.h) for the launch, with one worker per SM or per pair of SMs, and its
+/// workspace: the counters zeroed, the partials sized for the split tiles.
+kiln::gemm::SplitK tail_split_workspace(int M, int N, int K, cudaStream_t s) {
+    int dev_id = 0, sms = 0;
+    KILN_CUDA_CHECK(cudaGetDevice(&dev_id));
+    KILN_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev_id));
+    const int64_t cluster_tiles =
+        int64_t((M + Cfg::BM * Cfg::ClusterM - 1) / (Cfg::BM * Cfg::ClusterM)) *
+        ((N + Cfg::BN - 1) / Cfg::BN);
+    kiln::gemm::SplitK split;
+    split.tail = kiln::gemm::tail_split_plan(cluster_tiles, (K + Cfg::BK - 1) / Cfg::BK,
+                                             sms / Cfg::ClusterM);
+    const int64_t cta_tiles = int64_t(split.tail.tiles) * Cfg::ClusterM;
+    if (cta_tiles == 0) return split;
+    const int64_t counter_bytes = kiln::gemm::split_k_counter_bytes(cta_tiles);
+    KILN_CUDA_CHECK(cudaMalloc(&split.counters, counter_bytes));
+    KILN_CUDA_CHECK(cudaMemsetAsync(split.counters, 0, counter_bytes, s));
+    KILN_CUDA_CHECK(cudaMalloc(&split.partials, kiln::gemm::split_k_partial_bytes(
+                                                    cta_tiles, split.tail.splits, Cfg::BM, Cfg::BN)));
+    return split;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -280,12 +310,20 @@ int main(int argc, char** argv) {
 #else
     const char* what = "copy";
 #endif
-    auto lib = [&] { KILN_CUDA_CHECK(sm90::launch_views<Cfg>(va, vb, d, dv, M, N, K, 1, epi, s)); };
+    kiln::gemm::SplitK split;
+    const char* tail_env = std::getenv("KILN_AB_TAIL");
+    if (kSplitK && tail_env && tail_env[0] == '1') split = tail_split_workspace(M, N, K, s);
+    auto lib = [&] {
+        KILN_CUDA_CHECK(sm90::launch_views<Cfg>(va, vb, d, dv, M, N, K, 1, epi, s, 16,
+                                                sm90::NoOperandTransform{}, split));
+    };
     const double flop = 2.0 * M * N * K;
     const float t_lib = median_ms_per_call(lib, s, flush, flush_bytes);
-    std::printf("%dx%dx%d library %dx%d c%d %s stages=%d epistage=%d staging=%d: %7.1f TFLOP/s",
+    std::printf("%dx%dx%d library %dx%d c%d %s stages=%d epistage=%d staging=%d tail=%d/%d "
+                "splits=%d: %7.1f TFLOP/s",
                 M, N, K, Cfg::BM, Cfg::BN, Cfg::ClusterM, what, Cfg::Stages, KILN_AB_EPISTAGE,
-                Cfg::StagingPerConsumer, flop / t_lib / 1e9);
+                Cfg::StagingPerConsumer, split.tail.tiles, split.tail.first, split.tail.splits,
+                flop / t_lib / 1e9);
     // The float reference on sampled rows; off_reference(out) prints the largest difference of
     // a device result from it and says whether it exceeds 1% of the largest value.
     std::vector<float> hr;

@@ -43,7 +43,7 @@ struct Problem {
     // (null: C interleaved at c). ldc and sc count complex elements there.
     OperandView va_im{}, vb_im{};
     void* c_im = nullptr;
-    SplitK split{};     // K splits of the sm90 kernel (run_sm90_any sets them)
+    SplitK split{};     // K splits or tail split of the sm90 kernel (run_sm90_any sets them)
     int cluster_m = 1;  // CTAs per cluster of the sm90 kernel (run_sm90_any sets it)
 };
 
@@ -84,6 +84,15 @@ inline int block_n_override(int bn) {
     return env == 128 || env == 256 ? env : bn;
 }
 
+/// KILN_GEMM_TAIL_SPLIT=0 turns the tail split (tail_split.h) off (A/B experiments only).
+inline bool tail_split_enabled() {
+    static const bool on = [] {
+        const char* e = std::getenv("KILN_GEMM_TAIL_SPLIT");
+        return !(e && e[0] == '0');
+    }();
+    return on;
+}
+
 /// KILN_GEMM_SPLITK=S forces S K splits per tile (1: none) instead of the heuristic's
 /// (experiments only).
 inline int split_k_override(int splits) {
@@ -104,7 +113,8 @@ enum class Scratch : int { SplitKCounters, SplitKPartials, ContractOperands };
 void* stream_scratch(Scratch which, int64_t bytes, cudaStream_t stream);
 
 /// Runs p on the sm90 kernel with the tile width and K splits of `prm` (the KILN_GEMM_BN and
-/// KILN_GEMM_SPLITK overrides applied; splits dropped when no workspace can be had); dispatches
+/// KILN_GEMM_SPLITK overrides applied), or unsplit with the last wave's tiles split when
+/// prm.tail_split (tail_split_plan); splits dropped when no workspace can be had; dispatches
 /// on p.a_type, p.c_type and the operands' major order.
 cudaError_t run_sm90_any(Problem p, const Params& prm);
 

@@ -63,15 +63,23 @@ cudaError_t run_sm90_any(Problem p, const Params& prm) {
     // Split 128 x 256 tiles run unpaired: paired, they were slower than split 128 x 128 tiles on
     // every shape measured (bench/NOTES.md, v10 run 3).
     p.cluster_m = splits > 1 ? 1 : sm90_cluster_m(bn, prm.cluster_m);
-    if (splits > 1) {
-        const int64_t tiles =
-            split_k_cta_tiles(p.M, p.N, p.batch, prm.block_m, bn, p.cluster_m);
-        auto* counters = static_cast<int*>(
-            stream_scratch(Scratch::SplitKCounters, split_k_counter_bytes(tiles), p.stream));
+    const int64_t tiles = split_k_cta_tiles(p.M, p.N, p.batch, prm.block_m, bn, p.cluster_m);
+    SplitK want;
+    if (splits > 1) want.splits = splits;
+    else if (prm.tail_split && tail_split_enabled())
+        want.tail = tail_split_plan(tiles / p.cluster_m,
+                                    (int64_t(p.K) * (is8(p.a_type) ? 1 : 2) + 127) / 128,
+                                    prm.sms / p.cluster_m);
+    // Partials for every tile's splits, or for the split tail's tiles only.
+    const int64_t split_tiles = want.tail.tiles ? int64_t(want.tail.tiles) * p.cluster_m : tiles;
+    if (want.splits > 1 || want.tail.tiles) {
+        auto* counters = static_cast<int*>(stream_scratch(
+            Scratch::SplitKCounters, split_k_counter_bytes(split_tiles), p.stream));
         auto* partials = static_cast<float*>(stream_scratch(
-            Scratch::SplitKPartials, split_k_partial_bytes(tiles, splits, prm.block_m, bn),
+            Scratch::SplitKPartials,
+            split_k_partial_bytes(split_tiles, want.parts_per_tile(), prm.block_m, bn),
             p.stream));
-        if (counters && partials) p.split = {splits, counters, partials};
+        if (counters && partials) p.split = {want.splits, counters, partials, want.tail};
     }
     if (p.a_type == DataType::BF16) return run_sm90_major<__nv_bfloat16>(p, bn);
     if (p.a_type == DataType::F16) return run_sm90_major<__half>(p, bn);

@@ -140,7 +140,8 @@ inline bool make_output_map(CUtensorMap* map, const Out* d, const OutView& dv, i
 /// Cfg::MnMajorA/B must match the views.
 /// xf: the operand transform (operand_transform.cuh), K-major real operands only.
 /// split: K splits per tile and their buffers (split_k.h, sized for split_k_cta_tiles(M, N,
-/// batch, Cfg::BM, Cfg::BN, Cfg::ClusterM) tiles), Cfg::SplitK kernels only.
+/// batch, Cfg::BM, Cfg::BN, Cfg::ClusterM) tiles), or a tail split (tail_split_plan, params.h)
+/// and buffers for its split tiles; Cfg::SplitK kernels only.
 template <class Cfg, class Epi, class Xf = NoOperandTransform>
 cudaError_t launch_planes(const OperandView* va, const OperandView* vb, typename Cfg::Out* d,
                           OutView dv, int M, int N, int K, int batch, const Epi& epi,
@@ -217,14 +218,21 @@ cudaError_t launch_planes(const OperandView* va, const OperandView* vb, typename
             n = sms / Cfg::ClusterM;
         return n;
     }();
+    // A tail split must be of this launch's tiles; its workspace holds the last tiles only.
+    const TailSplit& tail = split.tail;
+    if (Cfg::SplitK && split.splits == 1 && tail.tiles && tail.splits > 1 && split.partials &&
+        split.counters && tail.first + tail.tiles == sched.tiles())
+        sched.tail = tail;
     const int grid = std::min(max_clusters, sched.total()) * Cfg::ClusterM;
     if (std::getenv("KILN_GEMM_DEBUG"))
         std::fprintf(stderr,
                      "kiln sm90: BN=%d stages=%d cluster=%d mn=%d%d max_clusters=%d grid=%d "
-                     "units=%d splits=%d rank=%d/%d box_rows=%d/%d pair_ok=%d tma_store=%d\n",
+                     "units=%d splits=%d tail=%d/%d rank=%d/%d box_rows=%d/%d pair_ok=%d "
+                     "tma_store=%d\n",
                      Cfg::BN, Cfg::Stages, Cfg::ClusterM, Cfg::MnMajorA, Cfg::MnMajorB,
-                     max_clusters, grid, sched.total(), sched.splits, oa.rank, ob.rank, oa.box_rows,
-                     ob.box_rows, int(dv.pair_ok), int(dv.tma_store));
+                     max_clusters, grid, sched.total(), sched.splits, sched.tail.tiles,
+                     sched.tiles(), oa.rank, ob.rank, oa.box_rows, ob.box_rows, int(dv.pair_ok),
+                     int(dv.tma_store));
     Problem p{M, N, K, batch};
     cudaLaunchConfig_t cfg{};
     cfg.gridDim = dim3(grid);

@@ -2,6 +2,7 @@
 // Plain C++ (no CUDA), so host code and tests can call it.
 #pragma once
 #include "kiln/gemm/split_k.h"
+#include "kiln/gemm/tail_split.h"
 
 namespace kiln::gemm {
 
@@ -13,6 +14,8 @@ struct Params {
     int swizzle_bytes = 128;
     int group_m = 16;                                 // rasterization group (tiles along M)
     int split_k = 1;                                  // K splits per tile (split_k.h)
+    bool tail_split = true;  // unsplit launches: split the last, partial wave (tail_split.h)
+    int sms = 0;             // the device's SMs, which tail_split_plan shares the tail among
 };
 
 /// Split-K bounds: every split keeps at least kMinSplitKBlocks k-blocks (its partial costs an
@@ -20,6 +23,20 @@ struct Params {
 /// splits share a tile.
 inline constexpr int kMinSplitKBlocks = 16;
 inline constexpr int kMaxSplits = 4;
+
+/// The tail split (tail_split.h) of `tiles` tiles of `k_blocks` k-blocks on `slots` persistent
+/// workers: the last, partial wave's tiles split into as many parts as the idle workers allow,
+/// within split-K's bounds. None when the tiles fit one wave (default_params splits them all
+/// instead), fill whole waves, or leave too few idle workers to split the last one in two.
+constexpr TailSplit tail_split_plan(int64_t tiles, int k_blocks, int slots) {
+    if (slots < 2 || tiles <= slots || tiles % slots == 0) return {};
+    const int64_t r = tiles % slots;
+    int64_t splits = slots / r;
+    if (splits > k_blocks / kMinSplitKBlocks) splits = k_blocks / kMinSplitKBlocks;
+    if (splits > kMaxSplits) splits = kMaxSplits;
+    if (splits < 2) return {};
+    return {int(tiles - r), int(r), int(splits)};
+}
 
 /// Largest stage count whose A+B buffers fit in `smem_bytes` (leaving room for barriers).
 constexpr int max_stages(int bm, int bn, int bk, int elem_bytes, int smem_bytes = 227 * 1024) {
@@ -53,6 +70,7 @@ constexpr Params default_params(int M, int N, int K, int batch, int elem_bytes, 
     p.split_k = splits >= 2 ? int(splits) : 1;
     p.stages = max_stages(p.block_m, p.block_n, p.block_k, elem_bytes);
     if (p.stages > 6) p.stages = 6;
+    p.sms = sms;
     return p;
 }
 

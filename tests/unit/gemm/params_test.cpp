@@ -3,12 +3,15 @@
 
 #include <gtest/gtest.h>
 
+#include <vector>
+
 namespace {
 
 using kiln::gemm::default_params;
 using kiln::gemm::kMaxSplits;
 using kiln::gemm::kMinSplitKBlocks;
 using kiln::gemm::max_stages;
+using kiln::gemm::tail_split_plan;
 
 constexpr int kSms = 132;
 constexpr int kBf16 = 2;
@@ -64,3 +67,54 @@ TEST(GemmParams, StagesFillSharedMemory) {
 }
 
 }  // namespace
+
+struct TailCase {
+    const char* why;
+    int tiles, k_blocks, slots;
+    int split_tiles, splits;  // expected; 0 tiles: no tail split
+};
+
+// 128 x 256 tiles in pairs (66 workers on 132 SMs) unless said otherwise; K in 64-wide k-blocks.
+const TailCase kTailCases[] = {
+    {"2304x2048x8192: 72 pair tiles, the last 6 split as far as kMaxSplits", 72, 128, 66, 6, 4},
+    {"short K: each split keeps kMinSplitKBlocks k-blocks", 72, 32, 66, 6, 2},
+    {"8192x12288x4096: 18 in the last wave, 66 / 18 = 3 splits", 1536, 64, 66, 18, 3},
+    {"4096^3: 58 of 66 busy in the last wave: too few idle to split", 256, 64, 66, 0, 0},
+    {"a whole number of waves", 264, 64, 66, 0, 0},
+    {"one wave: default_params splits every tile instead", 64, 128, 66, 0, 0},
+    {"K too short for two splits", 72, 31, 66, 0, 0},
+    {"unpaired workers count alike", 140, 64, 132, 8, 4},
+};
+
+TEST(GemmParams, TailSplitOfThePartialLastWave) {
+    for (const auto& c : kTailCases) {
+        SCOPED_TRACE(c.why);
+        const auto t = tail_split_plan(c.tiles, c.k_blocks, c.slots);
+        EXPECT_EQ(t.tiles, c.split_tiles);
+        if (!t.tiles) continue;
+        EXPECT_EQ(t.splits, c.splits);
+        EXPECT_EQ(t.first + t.tiles, c.tiles);  // the split tiles are the last ones
+        EXPECT_LE(t.tiles * t.splits, c.slots);  // the split tail fits one wave
+        EXPECT_GE(c.k_blocks / t.splits, kMinSplitKBlocks);
+    }
+}
+
+TEST(GemmParams, TailSplitUnitsCoverEachTileOnce) {
+    const auto t = tail_split_plan(2300 / 128 * 9, 33, 66);  // ragged K: splits of 16 / 17
+    ASSERT_GT(t.tiles, 0);
+    std::vector<std::vector<int>> hits(t.tiles, std::vector<int>(33));
+    for (int v = 0; v < t.tiles * t.splits; ++v) {
+        const auto u = kiln::gemm::tail_split_unit(t, v, 33);
+        ASSERT_LT(u.tile, t.tiles);
+        ASSERT_LT(u.split, t.splits);
+        EXPECT_GE(u.k_end - u.k_begin, kMinSplitKBlocks);
+        for (int k = u.k_begin; k < u.k_end; ++k) ++hits[u.tile][k];
+    }
+    for (const auto& tile : hits)
+        for (int h : tile) EXPECT_EQ(h, 1);
+}
+
+TEST(GemmParams, DefaultParamsRecordTheDevice) {
+    EXPECT_EQ(default_params(4096, 4096, 4096, 1, kBf16, kSms).sms, kSms);
+    EXPECT_TRUE(default_params(4096, 4096, 4096, 1, kBf16, kSms).tail_split);
+}
