@@ -1,7 +1,11 @@
-"""kiln's plain GEMM against cuBLAS on skinny (few-row, DRAM-streaming) shapes, timed in
-alternation as gemm_bench.py's rows, for A/B runs of the tile and split switches (one process per
-setting: they are read once per process):
+"""kiln's plain GEMM against cuBLAS on a set of shapes, timed in alternation as gemm_bench.py's
+rows, for A/B runs of the tile and split switches (one process per setting: they are read once
+per process):
     KILN_GEMM_BN=256 KILN_GEMM_SPLITK=2 python3 bench/skinny_ab.py bn256-s2
+    KILN_GEMM_TAIL_SPLIT=0 python3 bench/skinny_ab.py no-tail tail
+Sets: `skinny` (default: few-row, DRAM-streaming shapes) and `tail` (more tiles than one wave
+whose last wave is partial: the tail split's shapes, params.h tail_split_plan, and 4096^3, whose
+last wave is nearly full, as a control).
 Each line: label, shape, kiln and cuBLAS TFLOP/s, kiln's achieved DRAM rate (A and B read once,
 D written once), the median ratio over 7 rounds and its range, the relative error."""
 import sys
@@ -12,10 +16,15 @@ sys.path.insert(0, __file__.rsplit("/", 1)[0])
 import kiln_gemm as kg  # noqa: E402
 from gemm_bench_util import bench_pair  # noqa: E402
 
-SHAPES = ((256, 8192, 8192), (128, 8192, 8192), (512, 8192, 8192), (256, 4096, 4096),
-          (256, 11008, 4096), (256, 4096, 11008), (256, 28672, 8192), (1024, 2304, 4096))
+SETS = {
+    "skinny": ((256, 8192, 8192), (128, 8192, 8192), (512, 8192, 8192), (256, 4096, 4096),
+               (256, 11008, 4096), (256, 4096, 11008), (256, 28672, 8192), (1024, 2304, 4096)),
+    "tail": ((2304, 2048, 8192), (2304, 4096, 4096), (4352, 4096, 4096), (1152, 4096, 16384),
+             (8192, 12288, 4096), (4096, 4096, 4096)),
+}
 
 label = sys.argv[1] if len(sys.argv) > 1 else "default"
+SHAPES = SETS[sys.argv[2] if len(sys.argv) > 2 else "skinny"]
 torch.manual_seed(0)
 for M, N, K in SHAPES:
     a = torch.randn(M, K, device="cuda", dtype=torch.bfloat16)
