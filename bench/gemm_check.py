@@ -299,14 +299,17 @@ for ta in "NT":
     for tb in "NT":
         case_trans(256, 1000, 2056, ta, tb, out_dt=torch.bfloat16)
 case_split_deterministic(384, 1024, 4096)  # 4 splits: the order matters beyond p0 + p1
-# tail split (params.h tail_split_plan): paired 128x256 tiles past one wave whose last wave
-# leaves over half of the 66 pairs idle split that wave's tiles along K (H100 / H200: 132 SMs)
+# tail split (params.h tail_split_plan, run_sm90_any): paired 128x256 tiles past one wave whose
+# last wave leaves over half of the 66 pairs idle: the whole tiles in one launch, the last ones
+# split along K in a second, unpaired (H100 / H200: 132 SMs)
 case_linear(2304, 2048, 2048, want="tma")  # 72 pair tiles: the last 6 in 2 splits
 case_linear(2300, 2050, 2104, act="gelu", bias_mode="col", want="tma")  # ragged: 81, 15 x 2
 case_linear(2304, 2048, 4096, out_dt=torch.float32, act="relu", bias_mode="row", beta=0.5,
             want="tma")  # C read by the last split only; 6 tiles x 4 splits
-case_linear(1152, 4096, 4096, in_dt=torch.float16, out_dt=torch.float16,
-            want="tma")  # 9 M-tiles: the last pair's second CTA lies past M
+case_linear(1280, 4096, 4096, in_dt=torch.float16, out_dt=torch.float16,
+            want="tma")  # 80 pair tiles, 14 x 4
+case_linear(1152, 4096, 4096, want="tma")  # 9 M-tiles: odd in pairs, whole tiles only
+case_linear(2304, 2048, 2048, batch=2, act="silu", bias_mode="col", want="tma")  # 144: 12 x 2
 case_split_deterministic(2304, 2048, 4096)
 # element-wise transforms of A, B, C (the paper's Table 2 chain) on the sm90 kernel and the
 # generic fallback; ragged K (the zero fill must stay zero after A + 1)

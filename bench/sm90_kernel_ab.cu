@@ -26,8 +26,9 @@
 // rounds' ratios), so the two see the same clocks; with a bias epilogue the peer is cuBLASLt
 // with its fused bias + ReLU / GELU epilogue (also -lcublasLt), as torch._addmm_activation.
 // The peer's result is checked against the same reference (PEER MISMATCH, exit 1).
-// -DKILN_AB_SPLITK builds the split-capable kernel; KILN_AB_TAIL=1 then runs it with a tail
-// split (tail_split.h) for one worker per SM (per pair with -DKILN_AB_CLUSTER=2).
+// -DKILN_AB_SPLITK also builds the unpaired split kernel; KILN_AB_TAIL=1 then runs a tail split
+// (tail_split.h; one worker per SM, per pair with -DKILN_AB_CLUSTER=2): the whole tiles on the
+// configured kernel, the last ones split on that one.
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
@@ -63,12 +64,19 @@ namespace {
 #endif
 using T = __nv_bfloat16;
 #if defined(KILN_AB_SPLITK)
+#if defined(KILN_AB_BIAS_ACT)
+#error "KILN_AB_SPLITK: split kernels run EpilogueLinear (they stage no bias); use KILN_AB_BIAS_RELU"
+#endif
 constexpr bool kSplitK = true;
 #else
 constexpr bool kSplitK = false;
 #endif
 using Cfg = kiln::gemm::sm90::Config<T, T, KILN_AB_BN, KILN_AB_STAGES, KILN_AB_CLUSTER, false,
-                                     false, 1, kSplitK, KILN_AB_EPISTAGE>;
+                                     false, 1, false, KILN_AB_EPISTAGE>;
+// A tail split's second launch (-DKILN_AB_SPLITK): unpaired, and split kernels stage no
+// epilogue inputs (kernel_sm90.cuh).
+using SplitCfg = kiln::gemm::sm90::Config<T, T, KILN_AB_BN, KILN_AB_STAGES, 1, false, false, 1,
+                                          true, 0>;
 #if defined(KILN_AB_GELU)
 constexpr auto kAct = kiln::gemm::Activation::GELU;
 #else
@@ -233,26 +241,32 @@ std::function<void()> cublaslt_bias_act(const T* a, const T* b, const T* bias, T
 }
 #endif
 
-/// A tail split (params.h) for the launch, with one worker per SM or per pair of SMs, and its
-/// workspace: the counters zeroed, the partials sized for the split tiles.
-kiln::gemm::SplitK tail_split_workspace(int M, int N, int K, cudaStream_t s) {
+/// The tail split (params.h) of the launch, with one worker per SM or per pair of SMs, and the
+/// split-K workspace of its second launch (counters zeroed); no tiles: none.
+struct TailLaunch {
+    kiln::gemm::TailSplit tail;
+    kiln::gemm::SplitK split;
+};
+TailLaunch tail_split_workspace(int M, int N, int K, cudaStream_t s) {
     int dev_id = 0, sms = 0;
     KILN_CUDA_CHECK(cudaGetDevice(&dev_id));
     KILN_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev_id));
     const int64_t cluster_tiles =
         int64_t((M + Cfg::BM * Cfg::ClusterM - 1) / (Cfg::BM * Cfg::ClusterM)) *
         ((N + Cfg::BN - 1) / Cfg::BN);
-    kiln::gemm::SplitK split;
-    split.tail = kiln::gemm::tail_split_plan(cluster_tiles, (K + Cfg::BK - 1) / Cfg::BK,
-                                             sms / Cfg::ClusterM);
-    const int64_t cta_tiles = int64_t(split.tail.tiles) * Cfg::ClusterM;
-    if (cta_tiles == 0) return split;
+    TailLaunch t;
+    t.tail = kiln::gemm::tail_split_plan(cluster_tiles, (K + Cfg::BK - 1) / Cfg::BK,
+                                         sms / Cfg::ClusterM);
+    const int64_t cta_tiles = int64_t(t.tail.tiles) * Cfg::ClusterM;
+    if (cta_tiles == 0) return t;
+    t.split.splits = t.tail.splits;
     const int64_t counter_bytes = kiln::gemm::split_k_counter_bytes(cta_tiles);
-    KILN_CUDA_CHECK(cudaMalloc(&split.counters, counter_bytes));
-    KILN_CUDA_CHECK(cudaMemsetAsync(split.counters, 0, counter_bytes, s));
-    KILN_CUDA_CHECK(cudaMalloc(&split.partials, kiln::gemm::split_k_partial_bytes(
-                                                    cta_tiles, split.tail.splits, Cfg::BM, Cfg::BN)));
-    return split;
+    KILN_CUDA_CHECK(cudaMalloc(&t.split.counters, counter_bytes));
+    KILN_CUDA_CHECK(cudaMemsetAsync(t.split.counters, 0, counter_bytes, s));
+    const int64_t partial_bytes =
+        kiln::gemm::split_k_partial_bytes(cta_tiles, t.tail.splits, SplitCfg::BM, SplitCfg::BN);
+    KILN_CUDA_CHECK(cudaMalloc(&t.split.partials, partial_bytes));
+    return t;
 }
 
 }  // namespace
@@ -310,19 +324,30 @@ int main(int argc, char** argv) {
 #else
     const char* what = "copy";
 #endif
-    kiln::gemm::SplitK split;
+    // KILN_AB_TAIL=1 (-DKILN_AB_SPLITK builds): the whole tiles by Cfg, then the tail's split
+    // ones unpaired by SplitCfg, as gemmEx launches a tail split.
+    TailLaunch tl;
     const char* tail_env = std::getenv("KILN_AB_TAIL");
-    if (kSplitK && tail_env && tail_env[0] == '1') split = tail_split_workspace(M, N, K, s);
+    if (kSplitK && tail_env && tail_env[0] == '1') tl = tail_split_workspace(M, N, K, s);
     auto lib = [&] {
-        KILN_CUDA_CHECK(sm90::launch_views<Cfg>(va, vb, d, dv, M, N, K, 1, epi, s, 16,
-                                                sm90::NoOperandTransform{}, split));
+        if (!tl.tail.tiles) {
+            KILN_CUDA_CHECK(sm90::launch_views<Cfg>(va, vb, d, dv, M, N, K, 1, epi, s));
+            return;
+        }
+        if constexpr (kSplitK) {
+            KILN_CUDA_CHECK(sm90::launch_views<Cfg>(va, vb, d, dv, M, N, K, 1, epi, s, 16, {}, {},
+                                                    {0, tl.tail.first}));
+            KILN_CUDA_CHECK(sm90::launch_views<SplitCfg>(
+                va, vb, d, dv, M, N, K, 1, epi, s, 16, {}, tl.split,
+                {tl.tail.first * Cfg::ClusterM, tl.tail.tiles * Cfg::ClusterM}));
+        }
     };
     const double flop = 2.0 * M * N * K;
     const float t_lib = median_ms_per_call(lib, s, flush, flush_bytes);
     std::printf("%dx%dx%d library %dx%d c%d %s stages=%d epistage=%d staging=%d tail=%d/%d "
                 "splits=%d: %7.1f TFLOP/s",
                 M, N, K, Cfg::BM, Cfg::BN, Cfg::ClusterM, what, Cfg::Stages, KILN_AB_EPISTAGE,
-                Cfg::StagingPerConsumer, split.tail.tiles, split.tail.first, split.tail.splits,
+                Cfg::StagingPerConsumer, tl.tail.tiles, tl.tail.first, tl.tail.splits,
                 flop / t_lib / 1e9);
     // The float reference on sampled rows; off_reference(out) prints the largest difference of
     // a device result from it and says whether it exceeds 1% of the largest value.

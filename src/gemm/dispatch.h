@@ -43,7 +43,8 @@ struct Problem {
     // (null: C interleaved at c). ldc and sc count complex elements there.
     OperandView va_im{}, vb_im{};
     void* c_im = nullptr;
-    SplitK split{};     // K splits or tail split of the sm90 kernel (run_sm90_any sets them)
+    SplitK split{};     // K splits of the sm90 kernel (run_sm90_any sets them)
+    TileRange range{};  // the tiles of the sm90 launch (run_sm90_any: a tail split's two)
     int cluster_m = 1;  // CTAs per cluster of the sm90 kernel (run_sm90_any sets it)
 };
 
@@ -84,11 +85,13 @@ inline int block_n_override(int bn) {
     return env == 128 || env == 256 ? env : bn;
 }
 
-/// KILN_GEMM_TAIL_SPLIT=0 turns the tail split (tail_split.h) off (A/B experiments only).
+/// KILN_GEMM_TAIL_SPLIT=0 turns the tail split (tail_split.h) off (A/B experiments only). So
+/// does a KILN_GEMM_GROUP_M override: an odd group would not give the unpaired second launch
+/// the groups of the paired first (run_sm90_any).
 inline bool tail_split_enabled() {
     static const bool on = [] {
         const char* e = std::getenv("KILN_GEMM_TAIL_SPLIT");
-        return !(e && e[0] == '0');
+        return !(e && e[0] == '0') && !std::getenv("KILN_GEMM_GROUP_M");
     }();
     return on;
 }
@@ -113,8 +116,8 @@ enum class Scratch : int { SplitKCounters, SplitKPartials, ContractOperands };
 void* stream_scratch(Scratch which, int64_t bytes, cudaStream_t stream);
 
 /// Runs p on the sm90 kernel with the tile width and K splits of `prm` (the KILN_GEMM_BN and
-/// KILN_GEMM_SPLITK overrides applied), or unsplit with the last wave's tiles split when
-/// prm.tail_split (tail_split_plan); splits dropped when no workspace can be had; dispatches
+/// KILN_GEMM_SPLITK overrides applied), or, unsplit and prm.tail_split, as a tail split
+/// (tail_split_plan: two launches); splits dropped when no workspace can be had; dispatches
 /// on p.a_type, p.c_type and the operands' major order.
 cudaError_t run_sm90_any(Problem p, const Params& prm);
 

@@ -58,34 +58,63 @@ cudaError_t run_sm90_major(const detail::Problem& p, int bn) {
 }  // namespace
 
 namespace detail {
+namespace {
+
+/// The sm90 launch of p with bn-wide tiles, by input type.
+cudaError_t run_sm90_in(const Problem& p, int bn) {
+    if (p.a_type == DataType::BF16) return run_sm90_major<__nv_bfloat16>(p, bn);
+    if (p.a_type == DataType::F16) return run_sm90_major<__half>(p, bn);
+    if (p.a_type == DataType::F8E4M3) return run_sm90_kmajor<__nv_fp8_e4m3>(p, bn);
+    if (p.a_type == DataType::F8E5M2) return run_sm90_kmajor<__nv_fp8_e5m2>(p, bn);
+    return cudaErrorInvalidValue;
+}
+
+/// The split-K workspace of `cta_tiles` tiles split `splits` ways on p's stream; splits 1 (no
+/// split) when it cannot be had.
+SplitK split_workspace(const Problem& p, int64_t cta_tiles, int splits, int bm, int bn) {
+    auto* counters = static_cast<int*>(
+        stream_scratch(Scratch::SplitKCounters, split_k_counter_bytes(cta_tiles), p.stream));
+    auto* partials = static_cast<float*>(stream_scratch(
+        Scratch::SplitKPartials, split_k_partial_bytes(cta_tiles, splits, bm, bn), p.stream));
+    if (!counters || !partials) return {};
+    return {splits, counters, partials};
+}
+
+}  // namespace
+
 cudaError_t run_sm90_any(Problem p, const Params& prm) {
     const int bn = block_n_override(prm.block_n), splits = split_k_override(prm.split_k);
     // Split 128 x 256 tiles run unpaired: paired, they were slower than split 128 x 128 tiles on
     // every shape measured (bench/NOTES.md, v10 run 3).
     p.cluster_m = splits > 1 ? 1 : sm90_cluster_m(bn, prm.cluster_m);
     const int64_t tiles = split_k_cta_tiles(p.M, p.N, p.batch, prm.block_m, bn, p.cluster_m);
-    SplitK want;
-    if (splits > 1) want.splits = splits;
-    else if (prm.tail_split && tail_split_enabled())
-        want.tail = tail_split_plan(tiles / p.cluster_m,
-                                    (int64_t(p.K) * (is8(p.a_type) ? 1 : 2) + 127) / 128,
-                                    prm.sms / p.cluster_m);
-    // Partials for every tile's splits, or for the split tail's tiles only.
-    const int64_t split_tiles = want.tail.tiles ? int64_t(want.tail.tiles) * p.cluster_m : tiles;
-    if (want.splits > 1 || want.tail.tiles) {
-        auto* counters = static_cast<int*>(stream_scratch(
-            Scratch::SplitKCounters, split_k_counter_bytes(split_tiles), p.stream));
-        auto* partials = static_cast<float*>(stream_scratch(
-            Scratch::SplitKPartials,
-            split_k_partial_bytes(split_tiles, want.parts_per_tile(), prm.block_m, bn),
-            p.stream));
-        if (counters && partials) p.split = {want.splits, counters, partials, want.tail};
+    if (splits > 1) {
+        p.split = split_workspace(p, tiles, splits, prm.block_m, bn);
+        return run_sm90_in(p, bn);
     }
-    if (p.a_type == DataType::BF16) return run_sm90_major<__nv_bfloat16>(p, bn);
-    if (p.a_type == DataType::F16) return run_sm90_major<__half>(p, bn);
-    if (p.a_type == DataType::F8E4M3) return run_sm90_kmajor<__nv_fp8_e4m3>(p, bn);
-    if (p.a_type == DataType::F8E5M2) return run_sm90_kmajor<__nv_fp8_e5m2>(p, bn);
-    return cudaErrorInvalidValue;
+    const int64_t k_blocks = (int64_t(p.K) * (is8(p.a_type) ? 1 : 2) + 127) / 128;
+    const bool odd_pairs = p.cluster_m == 2 && (p.M + prm.block_m - 1) / prm.block_m % 2 != 0;
+    const TailSplit tail = prm.tail_split && tail_split_enabled() && !odd_pairs
+                               ? tail_split_plan(tiles / p.cluster_m, int(k_blocks),
+                                                 prm.sms / p.cluster_m)
+                               : TailSplit{};
+    const SplitK tail_split =
+        tail.tiles ? split_workspace(p, int64_t(tail.tiles) * p.cluster_m, tail.splits,
+                                     prm.block_m, bn)
+                   : SplitK{};
+    if (tail_split.splits == 1) return run_sm90_in(p, bn);
+    // The whole tiles, then the last ones split (tail_split.h), unpaired: the split kernel has
+    // no register left for a cluster's rank (paired, it spilled). Pair (m, n) of the first
+    // launch's order is its CTA tiles (2m, n), (2m + 1, n), consecutive in the order of an
+    // unpaired launch whose rasterization groups are twice as many rows, as launch_planes makes
+    // them (tail_split_plan refuses an odd number of M-tiles in pairs, whose last pair has no
+    // second row in the unpaired order).
+    p.range = {0, tail.first};
+    if (const cudaError_t e = run_sm90_in(p, bn); e != cudaSuccess) return e;
+    p.range = {tail.first * p.cluster_m, tail.tiles * p.cluster_m};
+    p.cluster_m = 1;
+    p.split = tail_split;
+    return run_sm90_in(p, bn);
 }
 }  // namespace detail
 

@@ -60,19 +60,19 @@ cudaError_t with_activation(Activation a, F&& f) {
 
 /// The epilogue kernel a call's epilogue fields select (tests/cuda/gemm_dispatch_check.cu pins
 /// the table): Copy for D = A.B exactly (alpha 1, beta 0, no bias, no activation); BiasAct for
-/// act(alpha * A.B + column bias), no C and no row bias (EpilogueBiasAct never reads C, so
-/// beta != 0 must never reach it); Linear for everything else.
+/// act(alpha * A.B + column bias), no C and no row bias, on unsplit tiles (EpilogueBiasAct
+/// never reads C, so beta != 0 must never reach it); Linear for everything else.
 enum class EpilogueKind { Copy, BiasAct, Linear };
 constexpr EpilogueKind epilogue_kind(float alpha, float beta, bool bias, BiasMode mode,
-                                     Activation act) {
+                                     Activation act, bool split) {
     const bool has_bias = bias && mode != BiasMode::None;
     if (alpha == 1.f && beta == 0.f && !has_bias && act == Activation::None)
         return EpilogueKind::Copy;
-    if (beta == 0.f && !(has_bias && mode == BiasMode::Row)) return EpilogueKind::BiasAct;
+    if (!split && beta == 0.f && !(has_bias && mode == BiasMode::Row)) return EpilogueKind::BiasAct;
     return EpilogueKind::Linear;
 }
-inline EpilogueKind epilogue_kind(const Problem& p) {
-    return epilogue_kind(p.alpha, p.beta, p.bias != nullptr, p.bias_mode, p.act);
+inline EpilogueKind epilogue_kind(const Problem& p, bool split) {
+    return epilogue_kind(p.alpha, p.beta, p.bias != nullptr, p.bias_mode, p.act, split);
 }
 
 /// The plain product gets its own kernel (EpilogueCopy): EpilogueLinear's run-time branches
@@ -80,46 +80,45 @@ inline EpilogueKind epilogue_kind(const Problem& p) {
 /// is fetched cold once per CTA, and a short problem waits on it (2048^3, one tile per CTA:
 /// 36.8 -> 34.2 us per launch under ncu; bench/NOTES.md, v11). Skipping the linear part at
 /// run time instead made ptxas spill 400+ bytes in every 128 x 256 kernel.
-/// Linear kernels stage the column bias in shared memory during the mainloop (epilogue_stage.cuh),
-/// so the epilogue does not wait on its loads, and the cuBLASLt-style case (column bias and
-/// activation, no C) gets its own branch-free epilogue, EpilogueBiasAct. A split that is not its
-/// tile's last stages the bias and leaves it unread.
+/// Unsplit linear kernels stage the column bias in shared memory during the mainloop
+/// (epilogue_stage.cuh), so the epilogue does not wait on its loads, and the cuBLASLt-style
+/// case (column bias and activation, no C) gets its own branch-free epilogue, EpilogueBiasAct.
 template <class In, class Out, bool MnA, bool MnB, int BN, bool SplitK, int ClusterM>
 cudaError_t run_sm90_cfg(const Problem& p) {
     auto launch = [&]<int EpiStage>(const auto& epi) {
         using Cfg = Sm90Config<In, Out, BN, MnA, MnB, SplitK, ClusterM, EpiStage>;
         return sm90::launch_views<Cfg>(p.va, p.vb, static_cast<Out*>(p.c), p.vd, p.M, p.N, p.K,
                                        p.batch, epi, p.stream, 16, sm90::NoOperandTransform{},
-                                       p.split);
+                                       p.split, p.range);
     };
-    const EpilogueKind kind = epilogue_kind(p);
+    const EpilogueKind kind = epilogue_kind(p, SplitK);
     if (kind == EpilogueKind::Copy) return launch.template operator()<0>(EpilogueCopy{});
-    constexpr int Stage = stage_columns(1);
-    if (kind == EpilogueKind::BiasAct)
-        return with_activation(p.act, [&](auto act) {
-            return launch.template operator()<Stage>(bias_act_epilogue<act.value>(p));
-        });
+    constexpr int Stage = SplitK ? 0 : stage_columns(1);
+    if constexpr (!SplitK) {
+        if (kind == EpilogueKind::BiasAct)
+            return with_activation(p.act, [&](auto act) {
+                return launch.template operator()<Stage>(bias_act_epilogue<act.value>(p));
+            });
+    }
     return with_activation(p.act, [&](auto act) {
         return launch.template operator()<Stage>(linear_epilogue<Out, act.value>(p));
     });
 }
 
-/// The split-capable kernel only where K is split (every tile, or the tail's): compiled in, its
-/// fix-up cost unsplit launches ~7% on a short problem (decode-ish 256x8192x8192: 0.82x cuBLAS
-/// with it, 0.88x without, the same run; bench/NOTES.md v10).
+/// The split-capable kernel only where K is split: compiled in, its fix-up cost unsplit
+/// launches ~7% on a short problem (decode-ish 256x8192x8192: 0.82x cuBLAS with it, 0.88x
+/// without, the same run; bench/NOTES.md v10).
 template <class In, class Out, bool MnA, bool MnB, int BN, int ClusterM>
 cudaError_t run_sm90_split(const Problem& p) {
-    return p.split.splits > 1 || p.split.tail.tiles
-               ? run_sm90_cfg<In, Out, MnA, MnB, BN, true, ClusterM>(p)
-               : run_sm90_cfg<In, Out, MnA, MnB, BN, false, ClusterM>(p);
+    return p.split.splits > 1 ? run_sm90_cfg<In, Out, MnA, MnB, BN, true, ClusterM>(p)
+                              : run_sm90_cfg<In, Out, MnA, MnB, BN, false, ClusterM>(p);
 }
 
-/// 2-CTA clusters for 128 x 256 launches only; paired launches split only their tail
-/// (run_sm90_any pairs no split-K launch).
+/// 2-CTA clusters for unsplit 128 x 256 launches only (run_sm90_any never asks for both).
 template <class In, class Out, bool MnA, bool MnB, int BN>
 cudaError_t run_sm90_act(const Problem& p) {
     if constexpr (BN == 256) {
-        if (p.cluster_m == 2) return run_sm90_split<In, Out, MnA, MnB, BN, 2>(p);
+        if (p.cluster_m == 2) return run_sm90_cfg<In, Out, MnA, MnB, BN, false, 2>(p);
     }
     return run_sm90_split<In, Out, MnA, MnB, BN, 1>(p);
 }

@@ -16,29 +16,32 @@ struct Row {
     bool bias;
     BiasMode mode;
     Activation act;
+    bool split;
     Kind want;
 };
 
 constexpr Row kRows[] = {
-    // the plain product
-    {1.f, 0.f, false, BiasMode::None, Activation::None, Kind::Copy},
+    // the plain product, split or not
+    {1.f, 0.f, false, BiasMode::None, Activation::None, false, Kind::Copy},
+    {1.f, 0.f, false, BiasMode::None, Activation::None, true, Kind::Copy},
     // a bias pointer with mode None adds nothing
-    {1.f, 0.f, true, BiasMode::None, Activation::None, Kind::Copy},
+    {1.f, 0.f, true, BiasMode::None, Activation::None, false, Kind::Copy},
     // cuBLASLt's fused epilogues: column bias and / or activation, any alpha
-    {1.f, 0.f, true, BiasMode::Col, Activation::GELU, Kind::BiasAct},
-    {1.f, 0.f, false, BiasMode::None, Activation::ReLU, Kind::BiasAct},
-    {0.5f, 0.f, false, BiasMode::None, Activation::None, Kind::BiasAct},
-    {2.f, 0.f, true, BiasMode::Col, Activation::SiLU, Kind::BiasAct},
-    // C or a row bias: the general epilogue
-    {1.f, 1.f, false, BiasMode::None, Activation::None, Kind::Linear},
-    {1.f, 0.5f, true, BiasMode::Col, Activation::ReLU, Kind::Linear},
-    {1.f, 0.f, true, BiasMode::Row, Activation::None, Kind::Linear},
-    {1.f, 0.f, true, BiasMode::Row, Activation::GELU, Kind::Linear},
+    {1.f, 0.f, true, BiasMode::Col, Activation::GELU, false, Kind::BiasAct},
+    {1.f, 0.f, false, BiasMode::None, Activation::ReLU, false, Kind::BiasAct},
+    {0.5f, 0.f, false, BiasMode::None, Activation::None, false, Kind::BiasAct},
+    {2.f, 0.f, true, BiasMode::Col, Activation::SiLU, false, Kind::BiasAct},
+    // C, a row bias, or a split tile: the general epilogue
+    {1.f, 1.f, false, BiasMode::None, Activation::None, false, Kind::Linear},
+    {1.f, 0.5f, true, BiasMode::Col, Activation::ReLU, false, Kind::Linear},
+    {1.f, 0.f, true, BiasMode::Row, Activation::None, false, Kind::Linear},
+    {1.f, 0.f, true, BiasMode::Row, Activation::GELU, false, Kind::Linear},
+    {1.f, 0.f, true, BiasMode::Col, Activation::ReLU, true, Kind::Linear},
 };
 
 constexpr bool every_row_holds() {
     for (const Row& r : kRows)
-        if (epilogue_kind(r.alpha, r.beta, r.bias, r.mode, r.act) != r.want) return false;
+        if (epilogue_kind(r.alpha, r.beta, r.bias, r.mode, r.act, r.split) != r.want) return false;
     return true;
 }
 static_assert(every_row_holds(), "epilogue_kind disagrees with a row of the table");

@@ -37,6 +37,16 @@ for M, N, K, out_dt in ((128, 256, 2048, torch.bfloat16), (100, 300, 2104, torch
     torch.cuda.synchronize()
     print("split-K", M, N, K, st, taken)
     assert st == "success" and taken == "tma"
+# tail split (params.h tail_split_plan): 72 pair tiles on 66 pairs, the last 6 in 2 splits; with
+# a column bias and no C the split kernel runs EpilogueBiasAct on its staged bias; ragged N
+for M, N, K in ((2304, 2048, 2048), (2304, 1990, 2048)):
+    a = torch.randn(M, K, device="cuda").bfloat16()
+    w = torch.randn(N, K, device="cuda").bfloat16()
+    c = torch.empty(M, N, device="cuda").bfloat16()
+    st, taken = kg.linear(a, w, c, 1.0, 0.0, "gelu", torch.randn(N, device="cuda"), "col")
+    torch.cuda.synchronize()
+    print("tail split", M, N, K, st, taken)
+    assert st == "success" and taken == "tma"
 # MN-major operands (transposed A, B stored K x N) and a GETT view on the TMA path
 for ta, tb in (("T", "N"), ("N", "N"), ("T", "T")):
     M, N, K = 136, 264, 72

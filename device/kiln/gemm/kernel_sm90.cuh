@@ -23,9 +23,9 @@
 // consumers: each owns 64 rows of the BM=128 x BN tile, keeps a 64xBN fp32 accumulator in
 // registers (setmaxnreg.inc) and issues m64nBNk16 wgmmas. The grid is persistent (one CTA per
 // SM); work units come from TileScheduler (grouped rasterization for L2 reuse): a tile, or with
-// split-K one of its K splits (of every tile, or of the last wave's tiles: tail_split.h),
-// whose partial sums split_k.cuh adds before the epilogue of the last one. Ragged M, N, K are
-// handled by TMA's zero fill on loads and by predicated stores in the epilogue.
+// split-K one of its K splits, whose partial sums split_k.cuh adds before the epilogue of the
+// last one. Ragged M, N, K are handled by TMA's zero fill on loads and by predicated stores in
+// the epilogue.
 //
 // Epilogue: the fragment goes through the Epilogue in registers (apply_epilogue), then leaves
 // either through the TMA-store path (store_staged.cuh: 16-bit plain-matrix outputs, one 16 KiB
@@ -79,9 +79,8 @@ inline constexpr dev::wgmma::DType wgmma_type =
 
 /// Compile-time shape of the kernel. BK is one 128-byte swizzle row of elements (64 16-bit or
 /// 128 8-bit ones). Planes: 1 = real operands, 2 = split complex (real and imaginary planes).
-/// SplitK: the kernel can split tiles along K, all or the tail's (split_k.cuh). Off, the
-/// fix-up is not compiled in: it costs registers (the element-wise chain kernels spilled 36
-/// bytes with it).
+/// SplitK: the kernel can split tiles along K (split_k.cuh). Off, the fix-up is not compiled
+/// in: it costs registers (the element-wise chain kernels spilled 36 bytes with it).
 /// EpiStage: stage_columns(n) | kStageC (epilogue_stage.cuh): the epilogue's n column vectors
 /// and C's tile are brought into shared memory during the mainloop (C: the staging buffer grows
 /// to the warpgroup's whole 64 x BN part, one store round per tile).
@@ -126,9 +125,8 @@ struct Config {
     static constexpr bool StageColumns = ColumnVectors > 0;
     static constexpr bool StageC = (EpiStage_ & kStageC) != 0;
     static_assert(!StageC || StagedStore, "staged C: 16-bit real outputs (the staging buffer)");
-    // A split that is not the tile's last stages the columns too, and leaves them unread; a
-    // staged C tile would be waited for only by the last split.
-    static_assert(!StageC || !SplitK, "staged C: unsplit tiles (every unit runs its epilogue)");
+    static_assert(!(StageC || StageColumns) || !SplitK,
+                  "staged epilogue inputs: unsplit tiles (every unit runs its epilogue)");
     // Per consumer: column vectors, and staging panels: the whole 64 x BN part when C is
     // staged, else two, or one where two do not fit next to the ring and the vectors.
     static constexpr int ColumnBytes = Consumers * ColumnVectors * BN * 4;
@@ -304,7 +302,7 @@ enum Barrier : int { kStagingBarrier = 1 /* + consumer index */, kTransformBarri
 /// used when dv.tma_store (Cfg::StagedStore kernels only).
 /// tm_c: C's map of the same form, used when Cfg::StageC and the epilogue reads C.
 /// xf: the operand transform (NoOperandTransform: none), see operand_transform.cuh.
-/// split: the workspace of the K splits when sched has them (Cfg::SplitK kernels only).
+/// split: the K splits' workspace when sched.splits > 1 (Cfg::SplitK kernels only).
 template <class Cfg, class Epilogue, class Xf = NoOperandTransform>
 __global__ void __launch_bounds__(Cfg::Threads, 1)
     gemm_kernel(const __grid_constant__ OperandMaps<Cfg::Planes> tm_a,
@@ -526,9 +524,9 @@ __global__ void __launch_bounds__(Cfg::Threads, 1)
             } else {
                 // K split: only the last split of the tile to finish has the sum to store.
                 if constexpr (Cfg::SplitK) {
-                    const int tile = sched.partial(w.index) * Cfg::ClusterM + rank;
-                    if (w.parts > 1 && !split_k_reduce(acc[0], split, tile, w.split, cw, t,
-                                                       kStagingBarrier + cw, split_flags + cw))
+                    if (sched.splits > 1 &&
+                        !split_k_reduce(acc[0], split, w.index * Cfg::ClusterM + rank, w.split,
+                                        cw, t, kStagingBarrier + cw, split_flags + cw))
                         continue;
                 }
                 if constexpr (Staged) {

@@ -140,13 +140,13 @@ inline bool make_output_map(CUtensorMap* map, const Out* d, const OutView& dv, i
 /// Cfg::MnMajorA/B must match the views.
 /// xf: the operand transform (operand_transform.cuh), K-major real operands only.
 /// split: K splits per tile and their buffers (split_k.h, sized for split_k_cta_tiles(M, N,
-/// batch, Cfg::BM, Cfg::BN, Cfg::ClusterM) tiles), or a tail split (tail_split_plan, params.h)
-/// and buffers for its split tiles; Cfg::SplitK kernels only.
+/// batch, Cfg::BM, Cfg::BN, Cfg::ClusterM) tiles, or for the range's), Cfg::SplitK kernels only.
+/// range: the tiles of the scheduler's order (cluster tiles) this launch runs (default: all).
 template <class Cfg, class Epi, class Xf = NoOperandTransform>
 cudaError_t launch_planes(const OperandView* va, const OperandView* vb, typename Cfg::Out* d,
                           OutView dv, int M, int N, int K, int batch, const Epi& epi,
                           cudaStream_t stream, int group_m = 16, const Xf& xf = {},
-                          const SplitK& split = {}) {
+                          const SplitK& split = {}, const TileRange& range = {}) {
     using E = typename Cfg::Element;
     if (M <= 0 || N <= 0 || batch <= 0) return cudaSuccess;
     if (va[0].mn_major != Cfg::MnMajorA || vb[0].mn_major != Cfg::MnMajorB || K <= 0)
@@ -186,7 +186,10 @@ cudaError_t launch_planes(const OperandView* va, const OperandView* vb, typename
     // The scheduler walks cluster tiles (ClusterM M-tiles each); see gemm_kernel.
     const int tiles_m = (M + Cfg::BM - 1) / Cfg::BM;
     TileScheduler sched{(tiles_m + Cfg::ClusterM - 1) / Cfg::ClusterM, (N + Cfg::BN - 1) / Cfg::BN,
-                        batch, std::max(1, group_m / Cfg::ClusterM), split.splits};
+                        batch, std::max(1, group_m / Cfg::ClusterM), split.splits, range};
+    if (range.begin < 0 || range.count < 0 || sched.span() <= 0 ||
+        range.begin + sched.span() > sched.tiles())
+        return cudaErrorInvalidValue;
     static const int sms = [] {
         int dev_id = 0, n = 0;
         cudaGetDevice(&dev_id);
@@ -218,21 +221,14 @@ cudaError_t launch_planes(const OperandView* va, const OperandView* vb, typename
             n = sms / Cfg::ClusterM;
         return n;
     }();
-    // A tail split must be of this launch's tiles; its workspace holds the last tiles only.
-    const TailSplit& tail = split.tail;
-    if (Cfg::SplitK && split.splits == 1 && tail.tiles && tail.splits > 1 && split.partials &&
-        split.counters && tail.first + tail.tiles == sched.tiles())
-        sched.tail = tail;
     const int grid = std::min(max_clusters, sched.total()) * Cfg::ClusterM;
     if (std::getenv("KILN_GEMM_DEBUG"))
         std::fprintf(stderr,
                      "kiln sm90: BN=%d stages=%d cluster=%d mn=%d%d max_clusters=%d grid=%d "
-                     "units=%d splits=%d tail=%d/%d rank=%d/%d box_rows=%d/%d pair_ok=%d "
-                     "tma_store=%d\n",
+                     "units=%d splits=%d rank=%d/%d box_rows=%d/%d pair_ok=%d tma_store=%d\n",
                      Cfg::BN, Cfg::Stages, Cfg::ClusterM, Cfg::MnMajorA, Cfg::MnMajorB,
-                     max_clusters, grid, sched.total(), sched.splits, sched.tail.tiles,
-                     sched.tiles(), oa.rank, ob.rank, oa.box_rows, ob.box_rows, int(dv.pair_ok),
-                     int(dv.tma_store));
+                     max_clusters, grid, sched.total(), sched.splits, oa.rank, ob.rank, oa.box_rows,
+                     ob.box_rows, int(dv.pair_ok), int(dv.tma_store));
     Problem p{M, N, K, batch};
     cudaLaunchConfig_t cfg{};
     cfg.gridDim = dim3(grid);
@@ -276,10 +272,11 @@ template <class Cfg, class Epi, class Xf = NoOperandTransform>
 cudaError_t launch_views(const OperandView& va, const OperandView& vb, typename Cfg::Out* d,
                          OutView dv, int M, int N, int K, int batch, const Epi& epi,
                          cudaStream_t stream, int group_m = 16, const Xf& xf = {},
-                         const SplitK& split = {}) {
+                         const SplitK& split = {}, const TileRange& range = {}) {
     static_assert(Cfg::Planes == 1, "complex kernels take launch_planes");
     if (Xf::enabled && (va.mn_major || vb.mn_major)) return cudaErrorInvalidValue;
-    return launch_planes<Cfg>(&va, &vb, d, dv, M, N, K, batch, epi, stream, group_m, xf, split);
+    return launch_planes<Cfg>(&va, &vb, d, dv, M, N, K, batch, epi, stream, group_m, xf, split,
+                              range);
 }
 
 /// Plain strided-batched form: A (M x K, lda) and B (N x K, ldb) both K-major unless Cfg says

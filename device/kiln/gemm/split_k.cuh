@@ -15,9 +15,9 @@
 namespace kiln::gemm::sm90 {
 
 /// Called by all 128 threads (t) of consumer warpgroup `cw` after their k-blocks of split
-/// `split` of the workspace's CTA tile `cta_tile`. `flag`: an int of shared memory owned by the
-/// warpgroup; `barrier_id`: a named barrier of its 128 threads. True for the last split, whose
-/// `acc` then holds the whole sum; false for the others.
+/// `split` of CTA tile `cta_tile`. `flag`: an int of shared memory owned by the warpgroup;
+/// `barrier_id`: a named barrier of its 128 threads. True for the last split, whose `acc` then
+/// holds the whole sum; false for the others.
 template <int NAcc>
 __device__ __forceinline__ bool split_k_reduce(float (&acc)[NAcc], const SplitK& sk,
                                                int cta_tile, int split, int cw, int t,
@@ -27,10 +27,9 @@ __device__ __forceinline__ bool split_k_reduce(float (&acc)[NAcc], const SplitK&
     constexpr int64_t Fragment = 128 * NAcc;  // floats per warpgroup and split
     int* counter = sk.counters + cta_tile * kSplitKConsumers + cw;
     // Split s of this warpgroup's fragment; thread t's float4 j at [j * 128 + t] (coalesced).
-    const int parts = sk.parts_per_tile();
     auto slice = [&](int s) {
         return reinterpret_cast<float4*>(sk.partials) +
-               ((int64_t(cta_tile) * parts + s) * kSplitKConsumers + cw) * (Fragment / 4) + t;
+               ((int64_t(cta_tile) * sk.splits + s) * kSplitKConsumers + cw) * (Fragment / 4) + t;
     };
     float4* own = slice(split);
 #pragma unroll
@@ -40,7 +39,7 @@ __device__ __forceinline__ bool split_k_reduce(float (&acc)[NAcc], const SplitK&
     __threadfence();  // the partial is visible GPU-wide before the count says so
     kiln::dev::named_barrier::sync(barrier_id, 128);
     if (t == 0) {
-        const bool last = atomicAdd(counter, 1) == parts - 1;
+        const bool last = atomicAdd(counter, 1) == sk.splits - 1;
         if (last) atomicExch(counter, 0);  // every split has counted: ready for the next launch
         *flag = last;
     }
@@ -60,7 +59,7 @@ __device__ __forceinline__ bool split_k_reduce(float (&acc)[NAcc], const SplitK&
     // p0 + p1 from the registers when they hold one of them, else both from the workspace.
     if (split <= 1) add(1 - split, false);
     else add(0, true), add(1, false);
-    for (int s = 2; s < parts; ++s) add(s, false);
+    for (int s = 2; s < sk.splits; ++s) add(s, false);
     return true;
 }
 

@@ -1,29 +1,21 @@
-// kiln::gemm split-K workspace — where the sm90 kernel's K splits (of every tile, or of a tail
-// split's last tiles, tail_split.h) leave their partial sums.
+// kiln::gemm split-K workspace — where the sm90 kernel's K splits leave their partial sums.
 //
 // Two device buffers: arrival counters, one per (CTA tile, consumer warpgroup), and fp32
-// partials, a 64 x BN block per (CTA tile, part, consumer warpgroup). Split-K keeps them for every
-// tile and `splits` parts; a tail split only for its split tiles. The counters
-// must be zero before a launch; the last part to arrive at a tile resets its counter, so they are
-// zero again after every launch that completes. Keep them in a buffer of their own: a region that
-// held partials (or another problem's layout) is not zero. A pair of buffers serves one launch
-// after another on one stream, never two launches at once.
+// partials, a 64 x BN block per (CTA tile, split, consumer warpgroup). The counters must be zero
+// before a launch; the last split to arrive at a tile resets its counter, so they are zero again
+// after every launch that completes. Keep them in a buffer of their own: a region that held
+// partials (or another problem's layout) is not zero. A pair of buffers serves one launch after
+// another on one stream, never two launches at once.
 // Plain C++: the host sizes and allocates them, the kernel receives them (split_k.cuh reduces).
 #pragma once
 #include <cstdint>
 
-#include "kiln/gemm/tail_split.h"
-
 namespace kiln::gemm {
 
 struct SplitK {
-    int splits = 1;              // K splits per tile; 1: none (no buffers unless tail)
+    int splits = 1;              // K splits per tile; 1: none, no buffers
     int* counters = nullptr;     // [cta tile][consumer], zero
-    float* partials = nullptr;   // [cta tile][part][consumer][64 x BN fragment]
-    TailSplit tail{};            // with splits == 1: the split last wave; tiles 0: none
-
-    /// Partial buffers per tile.
-    KILN_GEMM_HD constexpr int parts_per_tile() const { return tail.tiles ? tail.splits : splits; }
+    float* partials = nullptr;   // [cta tile][split][consumer][64 x BN fragment]
 };
 
 inline constexpr int kSplitKConsumers = 2;  // consumer warpgroups of the sm90 kernel
