@@ -107,8 +107,8 @@ cudaError_t run_sm90_any(Problem p, const Params& prm) {
     // no register left for a cluster's rank (paired, it spilled). Pair (m, n) of the first
     // launch's order is its CTA tiles (2m, n), (2m + 1, n), consecutive in the order of an
     // unpaired launch whose rasterization groups are twice as many rows, as launch_planes makes
-    // them (tail_split_plan refuses an odd number of M-tiles in pairs, whose last pair has no
-    // second row in the unpaired order).
+    // them; an odd number of M-tiles in pairs (odd_pairs above) has a last pair whose second row
+    // the unpaired order lacks.
     p.range = {0, tail.first};
     if (const cudaError_t e = run_sm90_in(p, bn); e != cudaSuccess) return e;
     p.range = {tail.first * p.cluster_m, tail.tiles * p.cluster_m};
