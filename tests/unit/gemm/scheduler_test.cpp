@@ -1,0 +1,111 @@
+// TileScheduler over a TileRange, as gemmEx's tail split uses it (src/gemm/gemm.cu
+// run_sm90_any): the whole tiles in one launch and the last ones split in a second cover every
+// k-block of every tile once, and a paired launch's last tiles are the same CTA tiles as the
+// unpaired second launch's range, when the M-tiles are even in number.
+#if !defined(__CUDACC__)
+#define __host__
+#define __device__
+#endif
+#include "kiln/gemm/params.h"
+#include "kiln/gemm/scheduler.cuh"
+
+#include <gtest/gtest.h>
+
+#include <iterator>
+#include <map>
+#include <set>
+#include <tuple>
+#include <vector>
+
+namespace {
+
+using kiln::gemm::TileRange;
+using kiln::gemm::TileScheduler;
+using kiln::gemm::WorkUnit;
+
+using Tile = std::tuple<int, int, int>;  // CTA tile (m, n, batch)
+
+/// The CTA tiles a launch with `cluster_m` CTAs per cluster covers (a cluster tile's m is its
+/// CTA pair's first row over cluster_m, as gemm_kernel's unit_at expands it).
+std::set<Tile> cta_tiles(const TileScheduler& s, int cluster_m, int k_blocks) {
+    std::set<Tile> out;
+    for (int u = 0; u < s.total(); ++u) {
+        const WorkUnit w = s.unit(u, k_blocks);
+        for (int r = 0; r < cluster_m; ++r)
+            out.insert({w.coord.m * cluster_m + r, w.coord.n, w.coord.batch});
+    }
+    return out;
+}
+
+struct Shape {
+    int tiles_m, tiles_n, batch, k_blocks;
+};
+
+const Shape kShapes[] = {
+    {18, 8, 1, 128},   // 2304 x 2048 x 8192: 72 pairs, the last 6 split
+    {34, 16, 1, 64},   // 4352 x 4096 x 4096
+    {64, 48, 1, 64},   // 8192 x 12288 x 4096 (llama-qkv): the tail inside the last group
+    {10, 16, 1, 256},  // 1280 x 4096 x 16384: one short group
+    {18, 8, 2, 32},    // a batch of two
+    {40, 7, 1, 40},    // a group of 16 rows and a ragged one of 8
+};
+
+TEST(TileScheduler, WholeAndTailLaunchesCoverEachKBlockOnce) {
+    int split_shapes = 0;
+    for (const auto& sh : kShapes) {
+        SCOPED_TRACE(testing::Message() << sh.tiles_m << "x" << sh.tiles_n << " b" << sh.batch);
+        const TileScheduler all{sh.tiles_m, sh.tiles_n, sh.batch, 16};
+        const auto tail = kiln::gemm::tail_split_plan(all.tiles(), sh.k_blocks, 132);
+        if (!tail.tiles) continue;
+        ++split_shapes;
+        const TileScheduler whole{sh.tiles_m, sh.tiles_n, sh.batch, 16, 1, {0, tail.first}};
+        const TileScheduler split{sh.tiles_m, sh.tiles_n, sh.batch, 16, tail.splits,
+                                  {tail.first, tail.tiles}};
+        std::map<Tile, std::vector<int>> hits;
+        for (const TileScheduler* s : {&whole, &split})
+            for (int u = 0; u < s->total(); ++u) {
+                const WorkUnit w = s->unit(u, sh.k_blocks);
+                auto& h = hits[{w.coord.m, w.coord.n, w.coord.batch}];
+                h.resize(sh.k_blocks);
+                for (int k = w.k_begin; k < w.k_end; ++k) ++h[k];
+                // the split launch's workspace holds its own tiles only
+                EXPECT_LT(w.index, s->span());
+            }
+        ASSERT_EQ(int(hits.size()), all.tiles());
+        for (const auto& [tile, h] : hits)
+            for (int k = 0; k < sh.k_blocks; ++k) ASSERT_EQ(h[k], 1);
+    }
+    EXPECT_EQ(split_shapes, int(std::size(kShapes)));  // every shape has a tail on 132 SMs
+}
+
+TEST(TileScheduler, PairedTailIsTheUnpairedRange) {
+    int split_shapes = 0;
+    for (const auto& sh : kShapes) {
+        SCOPED_TRACE(testing::Message() << sh.tiles_m << "x" << sh.tiles_n << " b" << sh.batch);
+        // launch_planes: pairs walk tiles_m / 2 cluster rows in groups of group_m / 2
+        const TileScheduler pairs{sh.tiles_m / 2, sh.tiles_n, sh.batch, 8};
+        const auto tail = kiln::gemm::tail_split_plan(pairs.tiles(), sh.k_blocks, 66);
+        if (!tail.tiles) continue;
+        ++split_shapes;
+        const TileScheduler paired_tail{sh.tiles_m / 2, sh.tiles_n, sh.batch, 8, 1,
+                                        {tail.first, tail.tiles}};
+        const TileScheduler unpaired{sh.tiles_m, sh.tiles_n, sh.batch, 16, tail.splits,
+                                     {2 * tail.first, 2 * tail.tiles}};
+        EXPECT_EQ(cta_tiles(paired_tail, 2, sh.k_blocks), cta_tiles(unpaired, 1, sh.k_blocks));
+    }
+    EXPECT_EQ(split_shapes, int(std::size(kShapes)));  // and on 66 pairs
+}
+
+TEST(TileScheduler, OddMTilesBreakThePairCorrespondence) {
+    // 9 M-tiles: pairs walk 5 cluster rows (the last pair's second row lies past M); an unpaired
+    // launch walks 9 rows in another order. gemmEx runs such launches whole (odd_pairs).
+    const TileScheduler pairs{5, 16, 1, 8};
+    const TileScheduler paired_tail{5, 16, 1, 8, 1, {66, 14}};
+    const TileScheduler unpaired{9, 16, 1, 16, 4, {132, 12}};
+    ASSERT_EQ(pairs.tiles(), 80);
+    auto paired = cta_tiles(paired_tail, 2, 64);
+    std::erase_if(paired, [](const Tile& t) { return std::get<0>(t) >= 9; });
+    EXPECT_NE(paired, cta_tiles(unpaired, 1, 64));
+}
+
+}  // namespace
