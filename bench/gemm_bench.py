@@ -1,7 +1,8 @@
 """kiln GEMM vs cuBLAS (torch.matmul / cuBLASLt fused epilogues), side by side in one process.
 bf16 in, fp32 accumulate, bf16 out; random data; triton.testing.do_bench medians (it flushes L2
 between reps). Prints a ratio table; writes JSON (GPU name, clocks, command) to --json.
-Sections: gemm (plain + fused), splitk (shapes whose tiles leave SMs idle: split-K), chain
+Sections: gemm (plain + fused), splitk (shapes whose tiles leave SMs idle: split-K), tail
+(shapes whose last wave is under half full: the tail split), chain
 (element-wise ops on A, B, C, D), sums (row / column sums), trans, diag, complex, gett, fp8;
 --only a,b runs some of them.
 Usage: python3 bench/gemm_bench.py [--quick] [--only SECTIONS] [--json PATH]"""
@@ -110,12 +111,19 @@ for name, M, N, K in (shapes if want("gemm") else []):
 # tiles (no split by default) and is here for the forced runs.
 splitk_shapes = [(256, 4096, 4096), (128, 8192, 8192), (127, 4096, 4096), (512, 2048, 8192),
                  (1024, 1024, 8192), (256, 8192, 8192), (2048, 2048, 2048)]
-for M, N, K in (splitk_shapes if want("splitk") else []):
-    a = torch.randn(M, K, device=dev, dtype=torch.bfloat16)
-    w = torch.randn(N, K, device=dev, dtype=torch.bfloat16)
-    plain_gemm_row("gemm splitk", f"{M}x{N}x{K}", a, w,
-                   torch.empty(M, N, device=dev, dtype=torch.bfloat16))
-    del a, w
+# --- the tail split: more tiles than one wave, the last wave under half full (params.h
+# tail_split_plan splits its tiles along K in a second launch; KILN_GEMM_TAIL_SPLIT=0 turns it
+# off for A/B runs in another process). 1152 rows are 9 M-tiles, odd in pairs: whole tiles.
+tail_shapes = [(2304, 2048, 8192), (2304, 4096, 4096), (4352, 4096, 4096), (1280, 4096, 16384),
+               (1152, 4096, 16384)]
+for section, kind, section_shapes in (("splitk", "gemm splitk", splitk_shapes),
+                                      ("tail", "gemm tail", tail_shapes)):
+    for M, N, K in (section_shapes if want(section) else []):
+        a = torch.randn(M, K, device=dev, dtype=torch.bfloat16)
+        w = torch.randn(N, K, device=dev, dtype=torch.bfloat16)
+        plain_gemm_row(kind, f"{M}x{N}x{K}", a, w,
+                       torch.empty(M, N, device=dev, dtype=torch.bfloat16))
+        del a, w
 save()
 
 # --- the paper's Table 2 ladder: element-wise ops on A, B, C, D (cuBLASLt cannot fuse them) ---
