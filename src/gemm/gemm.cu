@@ -92,7 +92,7 @@ cudaError_t run_sm90_any(Problem p, const Params& prm) {
         p.split = split_workspace(p, tiles, splits, prm.block_m, bn);
         return run_sm90_in(p, bn);
     }
-    const int64_t k_blocks = (int64_t(p.K) * (is8(p.a_type) ? 1 : 2) + 127) / 128;
+    const int64_t k_blocks = k_blocks_of(p.K, is8(p.a_type) ? 1 : 2);
     const bool odd_pairs = p.cluster_m == 2 && (p.M + prm.block_m - 1) / prm.block_m % 2 != 0;
     const TailSplit tail = prm.tail_split && tail_split_enabled() && !odd_pairs
                                ? tail_split_plan(tiles / p.cluster_m, int(k_blocks),

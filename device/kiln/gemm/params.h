@@ -24,6 +24,18 @@ struct Params {
 inline constexpr int kMinSplitKBlocks = 16;
 inline constexpr int kMaxSplits = 4;
 
+/// 128-byte k-blocks (one swizzle row) of a K of `elem_bytes`-byte elements.
+constexpr int64_t k_blocks_of(int64_t K, int elem_bytes) { return (K * elem_bytes + 127) / 128; }
+
+/// The splits of a tile's `k_blocks` among `workers` otherwise idle ones, within split-K's
+/// bounds; below 2, the tile is not split.
+constexpr int64_t bounded_splits(int64_t workers, int64_t k_blocks) {
+    int64_t splits = workers;
+    if (splits > k_blocks / kMinSplitKBlocks) splits = k_blocks / kMinSplitKBlocks;
+    if (splits > kMaxSplits) splits = kMaxSplits;
+    return splits;
+}
+
 /// The tail split (tail_split.h) of `tiles` tiles of `k_blocks` k-blocks on `slots` persistent
 /// workers: the last, partial wave's tiles split into as many parts as the idle workers allow,
 /// within split-K's bounds. None when the tiles fit one wave (default_params splits them all
@@ -31,9 +43,7 @@ inline constexpr int kMaxSplits = 4;
 constexpr TailSplit tail_split_plan(int64_t tiles, int k_blocks, int slots) {
     if (slots < 2 || tiles <= slots || tiles % slots == 0) return {};
     const int64_t r = tiles % slots;
-    int64_t splits = slots / r;
-    if (splits > k_blocks / kMinSplitKBlocks) splits = k_blocks / kMinSplitKBlocks;
-    if (splits > kMaxSplits) splits = kMaxSplits;
+    const int64_t splits = bounded_splits(slots / r, k_blocks);
     if (splits < 2) return {};
     return {int(tiles - r), int(r), int(splits)};
 }
@@ -63,10 +73,7 @@ constexpr Params default_params(int M, int N, int K, int batch, int elem_bytes, 
     p.block_n = fills || narrow_spill ? 256 : 128;
     p.cluster_m = p.block_n == 256 && tiles256 > sms ? 2 : 1;
     const long tiles = long(split_k_cta_tiles(M, N, batch, p.block_m, p.block_n, p.cluster_m));
-    long k_blocks = (long(K) * elem_bytes + 127) / 128;  // 128-byte k-blocks
-    long splits = tiles > 0 ? sms / tiles : 1;
-    if (splits > k_blocks / kMinSplitKBlocks) splits = k_blocks / kMinSplitKBlocks;
-    if (splits > kMaxSplits) splits = kMaxSplits;
+    const int64_t splits = bounded_splits(tiles > 0 ? sms / tiles : 1, k_blocks_of(K, elem_bytes));
     p.split_k = splits >= 2 ? int(splits) : 1;
     p.stages = max_stages(p.block_m, p.block_n, p.block_k, elem_bytes);
     if (p.stages > 6) p.stages = 6;

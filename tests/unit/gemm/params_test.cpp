@@ -64,8 +64,6 @@ TEST(GemmParams, StagesFillSharedMemory) {
     EXPECT_EQ(max_stages(1024, 1024, 64, kBf16), 1);  // never below one
 }
 
-}  // namespace
-
 struct TailCase {
     const char* why;
     int tiles, k_blocks, slots;
@@ -101,3 +99,5 @@ TEST(GemmParams, DefaultParamsRecordTheDevice) {
     EXPECT_EQ(default_params(4096, 4096, 4096, 1, kBf16, kSms).sms, kSms);
     EXPECT_TRUE(default_params(4096, 4096, 4096, 1, kBf16, kSms).tail_split);
 }
+
+}  // namespace
