@@ -113,7 +113,7 @@ splitk_shapes = [(256, 4096, 4096), (128, 8192, 8192), (127, 4096, 4096), (512, 
                  (1024, 1024, 8192), (256, 8192, 8192), (2048, 2048, 2048)]
 # --- the tail split: more tiles than one wave, the last wave under half full (params.h
 # tail_split_plan splits its tiles along K in a second launch; KILN_GEMM_TAIL_SPLIT=0 turns it
-# off for A/B runs in another process). 1152 rows are 9 M-tiles, odd in pairs: whole tiles.
+# off for A/B runs in another process). 1152 rows are 9 M-tiles, odd in pairs.
 tail_shapes = [(2304, 2048, 8192), (2304, 4096, 4096), (4352, 4096, 4096), (1280, 4096, 16384),
                (1152, 4096, 16384)]
 for section, kind, section_shapes in (("splitk", "gemm splitk", splitk_shapes),

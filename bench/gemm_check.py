@@ -308,7 +308,10 @@ case_linear(2304, 2048, 4096, out_dt=torch.float32, act="relu", bias_mode="row",
             want="tma")  # C read by the last split only; 6 tiles x 4 splits
 case_linear(1280, 4096, 4096, in_dt=torch.float16, out_dt=torch.float16,
             want="tma")  # 80 pair tiles, 14 x 4
-case_linear(1152, 4096, 4096, want="tma")  # 9 M-tiles: odd in pairs, whole tiles only
+# 9 M-tiles, odd in pairs: 80 pair tiles, the last 14 in 4 splits over 10 rows (pair_rows)
+case_linear(1152, 4096, 4096, want="tma")
+case_linear(1100, 4000, 4096, act="gelu", bias_mode="row", beta=0.5,
+            want="tma")  # the same, ragged M and N, C read by the last split
 case_linear(2304, 2048, 2048, batch=2, act="silu", bias_mode="col", want="tma")  # 144: 12 x 2
 case_split_deterministic(2304, 2048, 4096)
 # element-wise transforms of A, B, C (the paper's Table 2 chain) on the sm90 kernel and the

@@ -5,7 +5,7 @@ per process):
     KILN_GEMM_TAIL_SPLIT=0 python3 bench/skinny_ab.py no-tail tail
 Sets: `skinny` (default: few-row, DRAM-streaming shapes) and `tail` (more tiles than one wave
 whose last wave is partial: the tail split's shapes, params.h tail_split_plan; 1152 rows are 9
-M-tiles, odd in pairs, which run whole; 4096^3, whose last wave is nearly full, is a control).
+M-tiles, odd in pairs; 4096^3, whose last wave is nearly full, is a control).
 Each line: label, shape, kiln and cuBLAS TFLOP/s, kiln's achieved DRAM rate (A and B read once,
 D written once), the median ratio over 7 rounds and its range, the relative error."""
 import sys

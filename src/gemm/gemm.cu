@@ -93,8 +93,7 @@ cudaError_t run_sm90_any(Problem p, const Params& prm) {
         return run_sm90_in(p, bn);
     }
     const int64_t k_blocks = k_blocks_of(p.K, is8(p.a_type) ? 1 : 2);
-    const bool odd_pairs = p.cluster_m == 2 && (p.M + prm.block_m - 1) / prm.block_m % 2 != 0;
-    const TailSplit tail = prm.tail_split && tail_split_enabled() && !odd_pairs
+    const TailSplit tail = prm.tail_split && tail_split_enabled()
                                ? tail_split_plan(tiles / p.cluster_m, int(k_blocks),
                                                  prm.sms / p.cluster_m)
                                : TailSplit{};
@@ -107,11 +106,10 @@ cudaError_t run_sm90_any(Problem p, const Params& prm) {
     // no register left for a cluster's rank (paired, it spilled). Pair (m, n) of the first
     // launch's order is its CTA tiles (2m, n), (2m + 1, n), consecutive in the order of an
     // unpaired launch whose rasterization groups are twice as many rows, as launch_planes makes
-    // them; an odd number of M-tiles in pairs (odd_pairs above) has a last pair whose second row
-    // the unpaired order lacks.
+    // them, and whose rows are rounded up to even as the pairs' are (TileRange::pair_rows).
     p.range = {0, tail.first};
     if (const cudaError_t e = run_sm90_in(p, bn); e != cudaSuccess) return e;
-    p.range = {tail.first * p.cluster_m, tail.tiles * p.cluster_m};
+    p.range = {tail.first * p.cluster_m, tail.tiles * p.cluster_m, p.cluster_m == 2};
     p.cluster_m = 1;
     p.split = tail_split;
     return run_sm90_in(p, bn);

@@ -21,8 +21,10 @@ for (M, N, K) in [(128, 256, 64), (129, 257, 72), (70, 130, 40)]:
 # the branch-free bias + activation kernel (no C: EpilogueBiasAct, bias staged in shared memory);
 # N = 257 cannot leave through the TMA store, so the direct-store path runs after the staging.
 # 2304 x 2048 x 2048: a tail split (params.h tail_split_plan: 72 pair tiles on 66 pairs, the
-# last 6 in 2 splits by a second, split-K launch over a TileRange); ragged N at 1990
-for (M, N, K) in [(128, 256, 64), (129, 257, 72), (2304, 2048, 2048), (2304, 1990, 2048)]:
+# last 6 in 2 splits by a second, split-K launch over a TileRange); ragged N at 1990; 1100 rows
+# are 9 M-tiles, odd in pairs: the split launch walks 10 (TileRange::pair_rows)
+for (M, N, K) in [(128, 256, 64), (129, 257, 72), (2304, 2048, 2048), (2304, 1990, 2048),
+                  (1100, 4096, 2048)]:
     a = torch.randn(M, K, device="cuda").bfloat16()
     w = torch.randn(N, K, device="cuda").bfloat16()
     c = torch.empty(M, N, device="cuda").bfloat16()

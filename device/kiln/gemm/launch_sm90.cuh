@@ -185,7 +185,7 @@ cudaError_t launch_planes(const OperandView* va, const OperandView* vb, typename
     if (const char* g = std::getenv("KILN_GEMM_GROUP_M")) group_m = std::max(1, std::atoi(g));
     // The scheduler walks cluster tiles (ClusterM M-tiles each); see gemm_kernel.
     const int tiles_m = (M + Cfg::BM - 1) / Cfg::BM;
-    TileScheduler sched{(tiles_m + Cfg::ClusterM - 1) / Cfg::ClusterM, (N + Cfg::BN - 1) / Cfg::BN,
+    TileScheduler sched{scheduled_rows(tiles_m, Cfg::ClusterM, range), (N + Cfg::BN - 1) / Cfg::BN,
                         batch, std::max(1, group_m / Cfg::ClusterM), split.splits, range};
     if (range.begin < 0 || range.count < 0 || sched.span() <= 0 ||
         range.begin + sched.span() > sched.tiles())

@@ -27,6 +27,15 @@ struct WorkUnit {
     int index, split, k_begin, k_end;
 };
 
+/// The M-tile rows a launch's scheduler walks: cluster rows of cluster_m M-tiles each, or with
+/// range.pair_rows the M-tiles rounded up to even (tail_split.h). The rows past M are zero-filled
+/// by TMA loads and clipped or predicated away by the stores, as a pair's second CTA on the last
+/// row of an odd number is.
+__host__ __device__ constexpr int scheduled_rows(int tiles_m, int cluster_m, TileRange range) {
+    if (cluster_m > 1) return (tiles_m + cluster_m - 1) / cluster_m;
+    return range.pair_rows ? (tiles_m + 1) / 2 * 2 : tiles_m;
+}
+
 struct TileScheduler {
     int tiles_m, tiles_n, batch, group_m;
     int splits = 1;  // K splits per tile

@@ -23,8 +23,12 @@
 namespace kiln::gemm {
 
 /// The tiles [begin, begin + count) of a persistent launch's order; count 0: all from begin on.
+/// pair_rows (unpaired launches): walk the M-tiles rounded up to even, as a paired launch does
+/// (its last pair's second row lies past M when they are odd), so that pair (m, n) of a paired
+/// order is CTA tiles (2m, n) and (2m + 1, n) of this one.
 struct TileRange {
     int begin = 0, count = 0;
+    bool pair_rows = false;
 };
 
 /// The split tail of a problem. tiles == 0: none, one launch runs every tile whole.

@@ -1,7 +1,7 @@
 // TileScheduler over a TileRange, as gemmEx's tail split uses it (src/gemm/gemm.cu
 // run_sm90_any): the whole tiles in one launch and the last ones split in a second cover every
 // k-block of every tile once, and a paired launch's last tiles are the same CTA tiles as the
-// unpaired second launch's range, when the M-tiles are even in number.
+// unpaired second launch's range (for odd M-tiles, with TileRange::pair_rows).
 #if !defined(__CUDACC__)
 #define __host__
 #define __device__
@@ -96,16 +96,31 @@ TEST(TileScheduler, PairedTailIsTheUnpairedRange) {
     EXPECT_EQ(split_shapes, int(std::size(kShapes)));  // and on 66 pairs
 }
 
-TEST(TileScheduler, OddMTilesBreakThePairCorrespondence) {
-    // 9 M-tiles: pairs walk 5 cluster rows (the last pair's second row lies past M); an unpaired
-    // launch walks 9 rows in another order. gemmEx runs such launches whole (odd_pairs).
-    const TileScheduler pairs{5, 16, 1, 8};
-    const TileScheduler paired_tail{5, 16, 1, 8, 1, {66, 14}};
-    const TileScheduler unpaired{9, 16, 1, 16, 4, {132, 12}};
+TEST(TileScheduler, OddMTilesPairUpWithPairRows) {
+    // 9 M-tiles: pairs walk 5 cluster rows, the last pair's second row (9) past M. An unpaired
+    // launch over 9 rows walks another order; with pair_rows it walks 10, the pairs' own.
+    constexpr int kTilesM = 9, kTilesN = 16, kBlocks = 64;
+    const TileScheduler pairs{kiln::gemm::scheduled_rows(kTilesM, 2, {}), kTilesN, 1, 8};
     ASSERT_EQ(pairs.tiles(), 80);
-    auto paired = cta_tiles(paired_tail, 2, 64);
-    std::erase_if(paired, [](const Tile& t) { return std::get<0>(t) >= 9; });
-    EXPECT_NE(paired, cta_tiles(unpaired, 1, 64));
+    const auto tail = kiln::gemm::tail_split_plan(pairs.tiles(), kBlocks, 66);
+    ASSERT_EQ(tail.tiles, 14);
+    const TileScheduler paired_tail{pairs.tiles_m, kTilesN, 1, 8, 1, {tail.first, tail.tiles}};
+    auto unpaired = [&](bool pair_rows) {
+        const TileRange range{2 * tail.first, 2 * tail.tiles, pair_rows};
+        return TileScheduler{kiln::gemm::scheduled_rows(kTilesM, 1, range), kTilesN, 1, 16,
+                             tail.splits, range};
+    };
+    EXPECT_EQ(unpaired(true).tiles_m, 10);
+    EXPECT_EQ(cta_tiles(paired_tail, 2, kBlocks), cta_tiles(unpaired(true), 1, kBlocks));
+    EXPECT_NE(cta_tiles(paired_tail, 2, kBlocks), cta_tiles(unpaired(false), 1, kBlocks));
+}
+
+TEST(TileScheduler, ScheduledRows) {
+    EXPECT_EQ(kiln::gemm::scheduled_rows(9, 2, {}), 5);
+    EXPECT_EQ(kiln::gemm::scheduled_rows(10, 2, {}), 5);
+    EXPECT_EQ(kiln::gemm::scheduled_rows(9, 1, {}), 9);
+    EXPECT_EQ(kiln::gemm::scheduled_rows(9, 1, {0, 0, true}), 10);
+    EXPECT_EQ(kiln::gemm::scheduled_rows(10, 1, {0, 0, true}), 10);
 }
 
 }  // namespace
