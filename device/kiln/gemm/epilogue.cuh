@@ -226,9 +226,19 @@ struct EpilogueBiasAct {
     template <int NAcc, class S>
     __device__ __forceinline__ void apply(float (&acc)[NAcc], int, int, int, int, int,
                                           const S& s) const {
+        apply_columns(acc, s, 0, NAcc / 4);
+    }
+
+    /// apply on the column groups [j0, j1) only: the kernel runs it one staged-store round at a
+    /// time (store_staged's before_round), under the TMA reads of the round before.
+    template <int NAcc, class S>
+    __device__ __forceinline__ void apply_columns(float (&acc)[NAcc], const S& s, int j0,
+                                                  int j1) const {
         static_assert(S::staged, "EpilogueBiasAct reads its bias from the staged columns");
+        // Every j in the unrolled loop: j0 and j1 are constants once inlined, and the test folds.
 #pragma unroll
         for (int j = 0; j < NAcc / 4; ++j) {
+            if (j < j0 || j >= j1) continue;
             const float2 cb = s.column_pair(0, j);
 #pragma unroll
             for (int e = 0; e < 4; ++e)

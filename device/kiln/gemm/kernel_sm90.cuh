@@ -538,6 +538,21 @@ __global__ void __launch_bounds__(Cfg::Threads, 1)
                     const TileStage<Cfg::StageC> ts{my_columns, BN, my_staging,
                                                     dev::wgmma::accumulator_row(t, 0),
                                                     dev::wgmma::accumulator_col(t, 0)};
+                    // An epilogue that works per column group runs one store round at a time.
+                    if constexpr (requires { epi.apply_columns(acc[0], ts, 0, 1); }) {
+                        if (dv.tma_store) {
+                            constexpr int JPerPanel = 64 / 8;
+                            store_staged<typename Cfg::Out,
+                                         Cfg::StagingPerConsumer / kPanelBytes>(
+                                acc[0], my_staging, &tm_d, tc.m * BM + cw * 64, tc.n * BN,
+                                tc.batch, dv.c0, kStagingBarrier + cw, t,
+                                [&](int p0, int panels) {
+                                    epi.apply_columns(acc[0], ts, JPerPanel * p0,
+                                                      JPerPanel * (p0 + panels));
+                                });
+                            continue;
+                        }
+                    }
                     apply_epilogue(acc[0], epi, row0, col0, tc.batch, p, ts);
                 } else {
                     apply_epilogue(acc[0], epi, row0, col0, tc.batch, p);

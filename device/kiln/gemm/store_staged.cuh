@@ -43,10 +43,19 @@ __host__ __device__ constexpr uint32_t staged_offset(int row, int col) {
            kiln::dev::swizzle::offset<kiln::dev::swizzle::Mode::B128>(row, (col % 64) * 2);
 }
 
-template <class Out, int Round = kStagedPanels, int NAcc>
+/// What store_staged does before each round by default: nothing.
+struct NoRoundWork {
+    __device__ __forceinline__ void operator()(int, int) const {}
+};
+
+/// before_round(p0, panels): called before the round of panels [p0, p0 + panels) waits for the
+/// previous round's stores to read the buffer, so that work on the round's own values (the
+/// epilogue's, done per round) runs while the TMA unit reads the previous round.
+template <class Out, int Round = kStagedPanels, int NAcc, class BeforeRound = NoRoundWork>
 __device__ __forceinline__ void store_staged(const float (&acc)[NAcc], uint8_t* staging,
                                              const CUtensorMap* map, int tile_row, int tile_col,
-                                             int batch, int c0, int barrier_id, int t) {
+                                             int batch, int c0, int barrier_id, int t,
+                                             const BeforeRound& before_round = {}) {
     static_assert(sizeof(Out) == 2, "staged stores: 16-bit outputs (64 columns = 128 bytes)");
     constexpr int BN = 2 * NAcc, Panels = BN / 64; // 64 x BN over 128 threads
     static_assert(BN % 64 == 0, "tile width must be a multiple of one 64-column panel");
@@ -54,6 +63,7 @@ __device__ __forceinline__ void store_staged(const float (&acc)[NAcc], uint8_t* 
     const int srow = dev::wgmma::accumulator_row(t, 0), scol = dev::wgmma::accumulator_col(t, 0);
 #pragma unroll
     for (int p0 = 0; p0 < Panels; p0 += Round) {
+        before_round(p0, Round < Panels - p0 ? Round : Panels - p0);
         // The previous round's (or tile's) stores must have read the buffer before it is rewritten.
         if (t == 0)
             dev::tma::store_wait_read<0>();
