@@ -539,7 +539,8 @@ __global__ void __launch_bounds__(Cfg::Threads, 1)
                                                     dev::wgmma::accumulator_row(t, 0),
                                                     dev::wgmma::accumulator_col(t, 0)};
                     // An epilogue that works per column group runs one store round at a time.
-                    if constexpr (requires { epi.apply_columns(acc[0], ts, 0, 1); }) {
+                    if constexpr (Cfg::StagedStore &&
+                                  requires { epi.apply_columns(acc[0], ts, 0, 1); }) {
                         if (dv.tma_store) {
                             constexpr int JPerPanel = 64 / 8;
                             store_staged<typename Cfg::Out,
