@@ -142,6 +142,12 @@ struct Config {
                                                   ? kStagingBytes
                                                   : kPanelBytes;
     static constexpr int StagingBytes = StagedStore ? Consumers * StagingPerConsumer : 0;
+    // Store rounds (store_staged.cuh): staged C leaves in one round; otherwise, where the tile's
+    // panels pair up, two one-panel buffers in turn, so a round never waits for the one before.
+    static constexpr int StagingPanels = StagingPerConsumer / kPanelBytes;
+    static constexpr int StoreBuffers =
+        !StageC && StagingPanels == 2 && BN / 64 % 2 == 0 ? 2 : 1;
+    static constexpr int StoreRound = StagingPanels / StoreBuffers;
     static constexpr int CFullOffset = 512;  // one mbarrier per consumer: its C tile landed
     static_assert(SplitFlagOffset + 4 * Consumers <= CFullOffset &&
                   CFullOffset + 8 * Consumers <= BarrierBytes, "barrier block layout");
@@ -543,8 +549,8 @@ __global__ void __launch_bounds__(Cfg::Threads, 1)
                                   requires { epi.apply_columns(acc[0], ts, 0, 1); }) {
                         if (dv.tma_store) {
                             constexpr int JPerPanel = 64 / 8;
-                            store_staged<typename Cfg::Out,
-                                         Cfg::StagingPerConsumer / kPanelBytes>(
+                            store_staged<typename Cfg::Out, Cfg::StoreRound,
+                                         Cfg::StoreBuffers>(
                                 acc[0], my_staging, &tm_d, tc.m * BM + cw * 64, tc.n * BN,
                                 tc.batch, dv.c0, kStagingBarrier + cw, t,
                                 [&](int p0, int panels) {
@@ -560,7 +566,7 @@ __global__ void __launch_bounds__(Cfg::Threads, 1)
                 }
                 if constexpr (Cfg::StagedStore) {
                     if (dv.tma_store) {
-                        store_staged<typename Cfg::Out, Cfg::StagingPerConsumer / kPanelBytes>(
+                        store_staged<typename Cfg::Out, Cfg::StoreRound, Cfg::StoreBuffers>(
                             acc[0], my_staging, &tm_d, tc.m * BM + cw * 64, tc.n * BN, tc.batch,
                             dv.c0, kStagingBarrier + cw, t);
                         continue;

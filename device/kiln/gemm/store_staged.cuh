@@ -48,10 +48,15 @@ struct NoRoundWork {
     __device__ __forceinline__ void operator()(int, int) const {}
 };
 
+/// Buffers: the staging holds Buffers buffers of Round panels each, used in turn, so that a round
+/// waits only for the stores of the round Buffers rounds back (TMA bulk groups complete in
+/// order); the rounds of a tile must be a multiple of Buffers, so that the turn carries over from
+/// one tile to the next.
 /// before_round(p0, panels): called before the round of panels [p0, p0 + panels) waits for the
-/// previous round's stores to read the buffer, so that work on the round's own values (the
-/// epilogue's, done per round) runs while the TMA unit reads the previous round.
-template <class Out, int Round = kStagedPanels, int NAcc, class BeforeRound = NoRoundWork>
+/// stores that last read its buffer, so that work on the round's own values (the epilogue's,
+/// done per round) runs while the TMA unit reads earlier rounds.
+template <class Out, int Round = kStagedPanels, int Buffers = 1, int NAcc,
+          class BeforeRound = NoRoundWork>
 __device__ __forceinline__ void store_staged(const float (&acc)[NAcc], uint8_t* staging,
                                              const CUtensorMap* map, int tile_row, int tile_col,
                                              int batch, int c0, int barrier_id, int t,
@@ -59,14 +64,18 @@ __device__ __forceinline__ void store_staged(const float (&acc)[NAcc], uint8_t* 
     static_assert(sizeof(Out) == 2, "staged stores: 16-bit outputs (64 columns = 128 bytes)");
     constexpr int BN = 2 * NAcc, Panels = BN / 64; // 64 x BN over 128 threads
     static_assert(BN % 64 == 0, "tile width must be a multiple of one 64-column panel");
+    static_assert(Buffers == 1 || (Panels % Round == 0 && Panels / Round % Buffers == 0),
+                  "a tile's rounds must be a multiple of the staging buffers");
     namespace dev = kiln::dev;
     const int srow = dev::wgmma::accumulator_row(t, 0), scol = dev::wgmma::accumulator_col(t, 0);
 #pragma unroll
     for (int p0 = 0; p0 < Panels; p0 += Round) {
         before_round(p0, Round < Panels - p0 ? Round : Panels - p0);
-        // The previous round's (or tile's) stores must have read the buffer before it is rewritten.
+        uint8_t* buffer = staging + (p0 / Round % Buffers) * Round * kPanelBytes;
+        // The stores that last read this buffer (Buffers rounds back, maybe in the previous
+        // tile) must be done with it before it is rewritten.
         if (t == 0)
-            dev::tma::store_wait_read<0>();
+            dev::tma::store_wait_read<Buffers - 1>();
         dev::named_barrier::sync(barrier_id, 128);
         constexpr int JPerPanel = 64 / 8; // 8-column fragment groups per panel
 #pragma unroll
@@ -77,7 +86,7 @@ __device__ __forceinline__ void store_staged(const float (&acc)[NAcc], uint8_t* 
             for (int h = 0; h < 2; ++h) {
                 // Conflict-free: a warp's 8 rows land in 8 distinct 16-byte chunks (the swizzle).
                 const uint32_t at = staged_offset(srow + 8 * h, 8 * j - 64 * p0 + scol);
-                store_pair(reinterpret_cast<Out*>(staging + at), acc[4 * j + 2 * h],
+                store_pair(reinterpret_cast<Out*>(buffer + at), acc[4 * j + 2 * h],
                            acc[4 * j + 2 * h + 1]);
             }
         }
@@ -89,10 +98,10 @@ __device__ __forceinline__ void store_staged(const float (&acc)[NAcc], uint8_t* 
                 const int col = tile_col + 64 * p;
                 if (c0 == INT_MAX) {
                     const int32_t coords[3] = {col, tile_row, batch};
-                    dev::tma::store(map, staging + (p - p0) * kPanelBytes, coords);
+                    dev::tma::store(map, buffer + (p - p0) * kPanelBytes, coords);
                 } else {  // two column modes: the panel lies inside one outer index
                     const int32_t coords[4] = {col % c0, tile_row, col / c0, batch};
-                    dev::tma::store(map, staging + (p - p0) * kPanelBytes, coords);
+                    dev::tma::store(map, buffer + (p - p0) * kPanelBytes, coords);
                 }
             }
             dev::tma::store_commit();
