@@ -143,10 +143,11 @@ struct Config {
                                                   : kPanelBytes;
     static constexpr int StagingBytes = StagedStore ? Consumers * StagingPerConsumer : 0;
     // Store rounds (store_staged.cuh): staged C leaves in one round; otherwise, where the tile's
-    // panels pair up, two one-panel buffers in turn, so a round never waits for the one before.
+    // panels pair up, two one-panel buffers in turn, so a round never waits for the one before
+    // (not in split-K kernels: their 128 x 256 EpilogueLinear instantiations then spilled).
     static constexpr int StagingPanels = StagingPerConsumer / kPanelBytes;
     static constexpr int StoreBuffers =
-        !StageC && StagingPanels == 2 && BN / 64 % 2 == 0 ? 2 : 1;
+        !StageC && !SplitK && StagingPanels == 2 && BN / 64 % 2 == 0 ? 2 : 1;
     static constexpr int StoreRound = StagingPanels / StoreBuffers;
     static constexpr int CFullOffset = 512;  // one mbarrier per consumer: its C tile landed
     static_assert(SplitFlagOffset + 4 * Consumers <= CFullOffset &&
