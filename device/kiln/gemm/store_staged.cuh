@@ -3,7 +3,9 @@
 // What it does: writes a 64 x BN fp32 accumulator fragment (already through the epilogue's
 // alpha/beta/bias/activation, in registers) as 16-bit values into a 128B-swizzled shared-memory
 // staging buffer of two 64 x 64 panels (16 KiB), then one thread issues TMA tile stores of the
-// panels; BN > 128 takes several rounds through the same buffer.
+// panels; BN > 128 takes several rounds through the same buffer, or through its two panels as
+// two buffers used in turn (Buffers = 2: a round then waits for the stores of two rounds back,
+// not the one before; +0.6% at 2048^3, bench/NOTES.md v18).
 // Why: the direct path's 4-byte stores scatter over 8 rows per warp instruction and compete with
 // the mainloop's TMA loads in L2; the generated kernels measured +13% from this scheme
 // (bench/NOTES.md, "TMA-store epilogue").
