@@ -70,5 +70,18 @@ static_assert(Linear256::SmemBytes <= 227 * 1024 && Linear128::SmemBytes <= 227 
 using Plain = sm90::Config<T, T, 256, 4, 2>;
 static_assert(Plain::StagingPerConsumer == sm90::kStagingBytes && Plain::ColumnBytes == 0,
               "the plain kernel's layout");
+// Store rounds (store_staged.cuh): the plain kernel's two panels are two buffers in turn; one
+// panel, staged C and split-K kernels (which spilled with two buffers) keep a single buffer.
+static_assert(Plain::StoreBuffers == 2 && Plain::StoreRound == 1, "plain: two buffers in turn");
+static_assert(Linear128::StoreBuffers == 2 && Linear128::StoreRound == 1,
+              "128 x 128 linear: two buffers in turn");
+static_assert(Linear256::StoreBuffers == 1 && Linear256::StoreRound == 1,
+              "128 x 256 linear: one panel, one buffer");
+static_assert(Chain::StoreBuffers == 1 && Chain::StoreRound == 4, "staged C: one round");
+using Split = sm90::Config<T, T, 256, 4, 1, false, false, 1, true>;
+static_assert(Split::StoreBuffers == 1 && Split::StoreRound == 2, "split-K: one buffer");
+// BN = 192: three panels do not pair up.
+using Plain192 = sm90::Config<T, T, 192, 4, 1>;
+static_assert(Plain192::StoreBuffers == 1, "an odd number of panels: one buffer");
 
 }  // namespace
