@@ -252,11 +252,10 @@ TailLaunch tail_split_workspace(int M, int N, int K, cudaStream_t s) {
     KILN_CUDA_CHECK(cudaGetDevice(&dev_id));
     KILN_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev_id));
     const int64_t cluster_tiles =
-        int64_t((M + Cfg::BM * Cfg::ClusterM - 1) / (Cfg::BM * Cfg::ClusterM)) *
-        ((N + Cfg::BN - 1) / Cfg::BN);
+        kiln::gemm::split_k_cta_tiles(M, N, 1, Cfg::BM, Cfg::BN, Cfg::ClusterM) / Cfg::ClusterM;
     TailLaunch t;
-    t.tail = kiln::gemm::tail_split_plan(cluster_tiles, (K + Cfg::BK - 1) / Cfg::BK,
-                                         sms / Cfg::ClusterM);
+    t.tail = kiln::gemm::tail_split_plan(
+        cluster_tiles, int(kiln::gemm::k_blocks_of(K, sizeof(T))), sms / Cfg::ClusterM);
     const int64_t cta_tiles = int64_t(t.tail.tiles) * Cfg::ClusterM;
     if (cta_tiles == 0) return t;
     t.split.splits = t.tail.splits;
@@ -336,10 +335,10 @@ int main(int argc, char** argv) {
         }
         if constexpr (kSplitK) {
             KILN_CUDA_CHECK(sm90::launch_views<Cfg>(va, vb, d, dv, M, N, K, 1, epi, s, 16, {}, {},
-                                                    {0, tl.tail.first}));
+                                                    kiln::gemm::whole_tiles(tl.tail)));
             KILN_CUDA_CHECK(sm90::launch_views<SplitCfg>(
                 va, vb, d, dv, M, N, K, 1, epi, s, 16, {}, tl.split,
-                {tl.tail.first * Cfg::ClusterM, tl.tail.tiles * Cfg::ClusterM}));
+                kiln::gemm::split_tiles(tl.tail, Cfg::ClusterM)));
         }
     };
     const double flop = 2.0 * M * N * K;

@@ -107,9 +107,9 @@ cudaError_t run_sm90_any(Problem p, const Params& prm) {
     // launch's order is its CTA tiles (2m, n), (2m + 1, n), consecutive in the order of an
     // unpaired launch whose rasterization groups are twice as many rows, as launch_planes makes
     // them, and whose rows are rounded up to even as the pairs' are (TileRange::pair_rows).
-    p.range = {0, tail.first};
+    p.range = whole_tiles(tail);
     if (const cudaError_t e = run_sm90_in(p, bn); e != cudaSuccess) return e;
-    p.range = {tail.first * p.cluster_m, tail.tiles * p.cluster_m, p.cluster_m == 2};
+    p.range = split_tiles(tail, p.cluster_m);
     p.cluster_m = 1;
     p.split = tail_split;
     return run_sm90_in(p, bn);

@@ -526,6 +526,14 @@ __global__ void __launch_bounds__(Cfg::Threads, 1)
             // ---------------- epilogue: registers -> global, predicated ----------------
             const int row0 = tc.m * BM + cw * 64 + dev::wgmma::accumulator_row(t, 0);
             const int col0 = tc.n * BN + dev::wgmma::accumulator_col(t, 0);
+            // The TMA-store path (Cfg::StagedStore kernels, dv.tma_store); before_round: what
+            // runs ahead of each store round (store_staged.cuh).
+            const auto store_tile = [&](const auto& before_round) {
+                if constexpr (Cfg::StagedStore)
+                    store_staged<typename Cfg::Out, Cfg::StoreRound, Cfg::StoreBuffers>(
+                        acc[0], my_staging, &tm_d, tc.m * BM + cw * 64, tc.n * BN, tc.batch,
+                        dv.c0, kStagingBarrier + cw, t, before_round);
+            };
             if constexpr (Planes == 2) {
                 epi.store_fragment(acc[0], acc[1], row0, col0, tc.batch, p.M, p.N);
             } else {
@@ -550,14 +558,10 @@ __global__ void __launch_bounds__(Cfg::Threads, 1)
                                   requires { epi.apply_columns(acc[0], ts, 0, 1); }) {
                         if (dv.tma_store) {
                             constexpr int JPerPanel = 64 / 8;
-                            store_staged<typename Cfg::Out, Cfg::StoreRound,
-                                         Cfg::StoreBuffers>(
-                                acc[0], my_staging, &tm_d, tc.m * BM + cw * 64, tc.n * BN,
-                                tc.batch, dv.c0, kStagingBarrier + cw, t,
-                                [&](int p0, int panels) {
-                                    epi.apply_columns(acc[0], ts, JPerPanel * p0,
-                                                      JPerPanel * (p0 + panels));
-                                });
+                            store_tile([&](int p0, int panels) {
+                                epi.apply_columns(acc[0], ts, JPerPanel * p0,
+                                                  JPerPanel * (p0 + panels));
+                            });
                             continue;
                         }
                     }
@@ -567,9 +571,7 @@ __global__ void __launch_bounds__(Cfg::Threads, 1)
                 }
                 if constexpr (Cfg::StagedStore) {
                     if (dv.tma_store) {
-                        store_staged<typename Cfg::Out, Cfg::StoreRound, Cfg::StoreBuffers>(
-                            acc[0], my_staging, &tm_d, tc.m * BM + cw * 64, tc.n * BN, tc.batch,
-                            dv.c0, kStagingBarrier + cw, t);
+                        store_tile(NoRoundWork{});
                         continue;
                     }
                 }

@@ -38,4 +38,13 @@ struct TailSplit {
     int splits = 0;  // K splits per split tile
 };
 
+/// The first launch's tiles: the whole ones, in the order of its clusters' tiles.
+constexpr TileRange whole_tiles(const TailSplit& t) { return {0, t.first}; }
+
+/// The second, unpaired launch's tiles after a first launch of `cluster_m` CTAs per cluster
+/// (1 or 2): the same CTA tiles, walked in rows rounded up as the pairs' are.
+constexpr TileRange split_tiles(const TailSplit& t, int cluster_m) {
+    return {t.first * cluster_m, t.tiles * cluster_m, cluster_m == 2};
+}
+
 }  // namespace kiln::gemm

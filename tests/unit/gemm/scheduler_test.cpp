@@ -58,9 +58,10 @@ TEST(TileScheduler, WholeAndTailLaunchesCoverEachKBlockOnce) {
         const auto tail = kiln::gemm::tail_split_plan(all.tiles(), sh.k_blocks, 132);
         if (!tail.tiles) continue;
         ++split_shapes;
-        const TileScheduler whole{sh.tiles_m, sh.tiles_n, sh.batch, 16, 1, {0, tail.first}};
+        const TileScheduler whole{sh.tiles_m, sh.tiles_n, sh.batch, 16, 1,
+                                  kiln::gemm::whole_tiles(tail)};
         const TileScheduler split{sh.tiles_m, sh.tiles_n, sh.batch, 16, tail.splits,
-                                  {tail.first, tail.tiles}};
+                                  kiln::gemm::split_tiles(tail, 1)};
         std::map<Tile, std::vector<int>> hits;
         for (const TileScheduler* s : {&whole, &split})
             for (int u = 0; u < s->total(); ++u) {
@@ -90,7 +91,7 @@ TEST(TileScheduler, PairedTailIsTheUnpairedRange) {
         const TileScheduler paired_tail{sh.tiles_m / 2, sh.tiles_n, sh.batch, 8, 1,
                                         {tail.first, tail.tiles}};
         const TileScheduler unpaired{sh.tiles_m, sh.tiles_n, sh.batch, 16, tail.splits,
-                                     {2 * tail.first, 2 * tail.tiles}};
+                                     kiln::gemm::split_tiles(tail, 2)};
         EXPECT_EQ(cta_tiles(paired_tail, 2, sh.k_blocks), cta_tiles(unpaired, 1, sh.k_blocks));
     }
     EXPECT_EQ(split_shapes, int(std::size(kShapes)));  // and on 66 pairs
@@ -105,14 +106,16 @@ TEST(TileScheduler, OddMTilesPairUpWithPairRows) {
     const auto tail = kiln::gemm::tail_split_plan(pairs.tiles(), kBlocks, 66);
     ASSERT_EQ(tail.tiles, 14);
     const TileScheduler paired_tail{pairs.tiles_m, kTilesN, 1, 8, 1, {tail.first, tail.tiles}};
-    auto unpaired = [&](bool pair_rows) {
-        const TileRange range{2 * tail.first, 2 * tail.tiles, pair_rows};
+    auto unpaired = [&](const TileRange& range) {
         return TileScheduler{kiln::gemm::scheduled_rows(kTilesM, 1, range), kTilesN, 1, 16,
                              tail.splits, range};
     };
-    EXPECT_EQ(unpaired(true).tiles_m, 10);
-    EXPECT_EQ(cta_tiles(paired_tail, 2, kBlocks), cta_tiles(unpaired(true), 1, kBlocks));
-    EXPECT_NE(cta_tiles(paired_tail, 2, kBlocks), cta_tiles(unpaired(false), 1, kBlocks));
+    // split_tiles, as gemmEx's second launch; then the same range without pair_rows
+    const TileScheduler with_rows = unpaired(kiln::gemm::split_tiles(tail, 2));
+    EXPECT_EQ(with_rows.tiles_m, 10);
+    EXPECT_EQ(cta_tiles(paired_tail, 2, kBlocks), cta_tiles(with_rows, 1, kBlocks));
+    EXPECT_NE(cta_tiles(paired_tail, 2, kBlocks),
+              cta_tiles(unpaired({2 * tail.first, 2 * tail.tiles, false}), 1, kBlocks));
 }
 
 TEST(TileScheduler, ScheduledRows) {
