@@ -29,6 +29,8 @@
 // -DKILN_AB_SPLITK also builds the unpaired split kernel; KILN_AB_TAIL=1 then runs a tail split
 // (tail_split.h; one worker per SM, per pair with -DKILN_AB_CLUSTER=2): the whole tiles on the
 // configured kernel, the last ones split on that one.
+// -DKILN_SM90_DEFER_STORE=1 builds the kernel with the deferred store (kernel_sm90.cuh); A/B
+// against a build without it: bench/defer_store_gpu.sh ab.
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>

@@ -14,6 +14,7 @@
 #include "kiln/grid_dependency.cuh"
 #include "kiln/math.cuh"
 #include "kiln/mbarrier.cuh"
+#include "kiln/smem.cuh"
 #include "kiln/swizzle.cuh"
 #include "kiln/tma.cuh"
 #include "kiln/vector.cuh"
@@ -190,7 +191,21 @@ __global__ void vec_kernel(const float* in, __nv_bfloat16* b, __half* h, float* 
     dev::vec::store4(f + i, v);
 }
 
-// 7. Programmatic dependent launch: the producer lets the consumer launch at once, then writes
+// 7. smem: every thread stores t * 3 + 1 through st.shared at an address made opaque inside a
+// loop (the deferred store's pattern), word (t * 5) % 256 (a permutation), then reads back.
+__global__ void smem_kernel(uint32_t* out) {
+    __shared__ uint32_t buf[256];
+    const int t = threadIdx.x;
+    for (int round = 0; round < 2; ++round) {
+        const uint32_t base = dev::smem::opaque(dev::smem::address(buf));
+        dev::smem::store_u32(base + 4 * ((t * 5) % 256), uint32_t(t * 3 + 1 + round));
+        __syncthreads();
+        if (round == 1) out[t] = buf[t];
+        __syncthreads();
+    }
+}
+
+// 8. Programmatic dependent launch: the producer lets the consumer launch at once, then writes
 // slowly; the consumer, launched with programmatic stream serialization, must see every write
 // after wait_previous (without it, it would read the zeros the memset left).
 __global__ void producer_kernel(int* data, int n) {
@@ -260,6 +275,19 @@ int main() {
         "wgmma: f16 A from registers with imm-scale-b = -1 gives -A*B^T exactly");
     check_wgmma<__nv_fp8_e4m3, dev::wgmma::DType::E4M3, 1>(
         "wgmma: m64n64k32 e4m3 x4 (K-major, 128B swizzle) equals host product exactly");
+    // --- shared-memory stores ---
+    {
+        uint32_t* o;
+        KILN_CUDA_CHECK(cudaMalloc(&o, 256 * 4));
+        smem_kernel<<<1, 256>>>(o);
+        KILN_CUDA_CHECK(cudaGetLastError());
+        std::vector<uint32_t> got(256);
+        KILN_CUDA_CHECK(cudaMemcpy(got.data(), o, 256 * 4, cudaMemcpyDeviceToHost));
+        bool ok = true;
+        for (int t = 0; t < 256; ++t) ok &= got[(t * 5) % 256] == uint32_t(t * 3 + 2);
+        expect(ok, "smem: st.shared through an opaque shared-window address lands at its word");
+        cudaFree(o);
+    }
     // --- mbarrier, named barriers ---
     {
         int* o;

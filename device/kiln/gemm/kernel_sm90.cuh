@@ -58,6 +58,7 @@
 #include "kiln/gemm/operand_transform.cuh"
 #include "kiln/gemm/scheduler.cuh"
 #include "kiln/gemm/split_k.cuh"
+#include "kiln/gemm/store_deferred.cuh"
 #include "kiln/gemm/store_staged.cuh"
 #include "kiln/gemm/views.h"
 
@@ -103,15 +104,12 @@ struct Config {
     static constexpr int BRowsPerCta = BN / ClusterM;
     static constexpr int Consumers = 2;  // warpgroups, 64 rows each
     static constexpr int Threads = 128 * (1 + Consumers);
-    static constexpr int ProducerRegs = 40, ConsumerRegs = 232;
     static constexpr auto Swizzle = dev::swizzle::Mode::B128;
     static_assert(is_wgmma_input<Element>, "inputs: bf16, f16, fp8 e4m3 or fp8 e5m2");
     static_assert(sizeof(Element) == 2 || (!MnMajorA && !MnMajorB),
                   "8-bit inputs: K-major A and B only (wgmma has no transpose for 8-bit types)");
     static_assert(Planes * BN / 2 <= 128, "accumulators of all planes must fit the registers");
     static_assert(BN % 64 == 0 && BN <= 256, "BN must be 64, 128, 192 or 256");
-    static_assert(ProducerRegs * 128 + ConsumerRegs * 128 * Consumers <= 65536,
-                  "register split exceeds the SM's 64K registers");
     static constexpr int ATileBytes = BM * BK * sizeof(Element);
     static constexpr int BTileBytes = BN * BK * sizeof(Element);
     static constexpr int StageBytes = Planes * (ATileBytes + BTileBytes);
@@ -149,6 +147,25 @@ struct Config {
     static constexpr int StoreBuffers =
         !StageC && !SplitK && StagingPanels == 2 && BN / 64 % 2 == 0 ? 2 : 1;
     static constexpr int StoreRound = StagingPanels / StoreBuffers;
+    // Deferred store (store_deferred.cuh): a tile's results wait in registers and leave one panel
+    // per k-block under the next tile's wgmmas. Not with staged C (the next tile's C lands in
+    // the staging buffer) nor in split-K kernels (their fix-up stores partial sums first).
+    // Opt-in (-DKILN_SM90_DEFER_STORE=1) until it has run on a GPU: written and compile-checked
+    // in session 14, which had no device time left (bench/NOTES.md, "v19").
+#ifndef KILN_SM90_DEFER_STORE
+#define KILN_SM90_DEFER_STORE 0
+#endif
+    static constexpr bool DeferStore =
+        KILN_SM90_DEFER_STORE && StagedStore && !StageC && !SplitK && BN / 64 % StagingPanels == 0;
+    static constexpr int DeferBuffers = DeferStore ? StagingPanels : 1;
+    // Registers per thread after setmaxnreg (ptxas allocates up to them in each role's code).
+    // Holding a tile takes 64 more beside the accumulator: the producer's thread gives up 16
+    // (its scheduler math is 32-bit, so 24 suffice), else bias + ReLU and bias-only kernels
+    // spilled 16-40 bytes.
+    static constexpr int ProducerRegs = DeferStore ? 24 : 40;
+    static constexpr int ConsumerRegs = DeferStore ? 240 : 232;
+    static_assert(ProducerRegs * 128 + ConsumerRegs * 128 * Consumers <= 65536,
+                  "register split exceeds the SM's 64K registers");
     static constexpr int CFullOffset = 512;  // one mbarrier per consumer: its C tile landed
     static_assert(SplitFlagOffset + 4 * Consumers <= CFullOffset &&
                   CFullOffset + 8 * Consumers <= BarrierBytes, "barrier block layout");
@@ -437,6 +454,8 @@ __global__ void __launch_bounds__(Cfg::Threads, 1)
             else return false;
         }();
         uint32_t c_phase = 0;
+        // The previous tile's results while their panels are stored (Cfg::DeferStore kernels).
+        HeldTile<typename Cfg::Out, BN, Cfg::DeferBuffers> held;
         static_assert(!Cfg::StageColumns || column_vectors_of<Epilogue> <= Cfg::ColumnVectors,
                       "the epilogue reads more column vectors than the kernel stages");
         // Called once per tile after its first wgmmas are issued, so both loads overlap them.
@@ -509,6 +528,9 @@ __global__ void __launch_bounds__(Cfg::Threads, 1)
                 if constexpr (Staged) {
                     if (kb == w.k_begin) stage_inputs(tc);
                 }
+                // One panel of the previous tile per k-block, while this batch runs.
+                if constexpr (Cfg::DeferStore)
+                    held.store_next(my_staging, &tm_d, dv.c0, kStagingBarrier + cw, t);
                 // Keep one batch in flight: the previous stage's wgmmas have retired once at
                 // most one group is pending, so its buffer can go back to the producer.
                 dev::wgmma::wait<1>();
@@ -524,12 +546,18 @@ __global__ void __launch_bounds__(Cfg::Threads, 1)
             if (prev_stage >= 0) release(prev_stage);
 
             // ---------------- epilogue: registers -> global, predicated ----------------
+            // A short K may leave panels of the previous tile held: they go first, which also
+            // frees their registers for the epilogue's arithmetic on every path.
+            if constexpr (Cfg::DeferStore)
+                held.flush(my_staging, &tm_d, dv.c0, kStagingBarrier + cw, t);
             const int row0 = tc.m * BM + cw * 64 + dev::wgmma::accumulator_row(t, 0);
             const int col0 = tc.n * BN + dev::wgmma::accumulator_col(t, 0);
             // The TMA-store path (Cfg::StagedStore kernels, dv.tma_store); before_round: what
             // runs ahead of each store round (store_staged.cuh).
             const auto store_tile = [&](const auto& before_round) {
-                if constexpr (Cfg::StagedStore)
+                if constexpr (Cfg::DeferStore) {
+                    held.hold(acc[0], tc.m * BM + cw * 64, tc.n * BN, tc.batch, before_round);
+                } else if constexpr (Cfg::StagedStore)
                     store_staged<typename Cfg::Out, Cfg::StoreRound, Cfg::StoreBuffers>(
                         acc[0], my_staging, &tm_d, tc.m * BM + cw * 64, tc.n * BN, tc.batch,
                         dv.c0, kStagingBarrier + cw, t, before_round);
@@ -578,6 +606,8 @@ __global__ void __launch_bounds__(Cfg::Threads, 1)
                 store_direct(acc[0], d, dv, row0, col0, tc.batch, p);
             }
         }
+        if constexpr (Cfg::DeferStore)
+            held.flush(my_staging, &tm_d, dv.c0, kStagingBarrier + cw, t);
         if constexpr (Cfg::StagedStore) drain_staged_stores(t);
     }
     // No CTA may leave while its peer can still multicast into its smem or arrive on its

@@ -1,5 +1,6 @@
 // kiln::gemm numeric helpers: conversions between storage types and fp32.
 #pragma once
+#include <cstdint>
 #include <cuda_bf16.h>
 #include <cuda_fp16.h>
 #include <cuda_fp8.h>
@@ -24,12 +25,19 @@ __device__ __forceinline__ __nv_bfloat16 from_float<__nv_bfloat16>(float x) {
 template <>
 __device__ __forceinline__ __half from_float<__half>(float x) { return __float2half_rn(x); }
 
+/// Two fp32 values as one register of a 16-bit type (round to nearest even), a in the low half.
+template <class T>
+__device__ __forceinline__ uint32_t pack_pair(float a, float b) {
+    static_assert(sizeof(T) == 2, "pack_pair: 16-bit types");
+    T v[2] = {from_float<T>(a), from_float<T>(b)};
+    return *reinterpret_cast<uint32_t*>(v);
+}
+
 /// Stores two adjacent elements (one 4- or 8-byte store when the address is aligned for it).
 template <class T>
 __device__ __forceinline__ void store_pair(T* p, float a, float b) {
     if constexpr (sizeof(T) == 2) {
-        T v[2] = {from_float<T>(a), from_float<T>(b)};
-        *reinterpret_cast<uint32_t*>(p) = *reinterpret_cast<uint32_t*>(v);
+        *reinterpret_cast<uint32_t*>(p) = pack_pair<T>(a, b);
     } else {
         *reinterpret_cast<float2*>(p) = make_float2(a, b);
     }

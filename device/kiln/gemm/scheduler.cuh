@@ -60,12 +60,19 @@ struct TileScheduler {
         return {first_m + in % rows, in / rows, b};
     }
 
-    /// Unit u of total(); the k-blocks of a tile are shared out evenly (sizes differ by <= 1).
+    /// Unit u of total(); the k-blocks of a tile are shared out evenly (sizes differ by <= 1,
+    /// the first k_blocks % splits splits one larger), in 32-bit arithmetic: a 64-bit division
+    /// is a call whose return address the producer warp, at 24 registers, spilled.
     __host__ __device__ WorkUnit unit(int u, int k_blocks) const {
         const int split = splits == 1 ? 0 : u / span();
         const int t = u - split * span();
-        return {at(range.begin + t), t, split, int(int64_t(k_blocks) * split / splits),
-                int(int64_t(k_blocks) * (split + 1) / splits)};
+        return {at(range.begin + t), t, split, split_begin(split, k_blocks),
+                split_begin(split + 1, k_blocks)};
+    }
+    /// The first k-block of split s (s = splits: k_blocks).
+    __host__ __device__ int split_begin(int s, int k_blocks) const {
+        const int q = k_blocks / splits, r = k_blocks - q * splits;
+        return s * q + (s < r ? s : r);
     }
 };
 

@@ -9,6 +9,8 @@
 // Why: the direct path's 4-byte stores scatter over 8 rows per warp instruction and compete with
 // the mainloop's TMA loads in L2; the generated kernels measured +13% from this scheme
 // (bench/NOTES.md, "TMA-store epilogue").
+// A round (store_round) is also what the deferred store (store_deferred.cuh) runs, one panel at
+// a time, under the next tile's mainloop.
 // Round: panels per pass through the buffer (kStagedPanels; BN / 64 where the buffer holds the
 // warpgroup's whole 64 x BN part, as when it also stages C: epilogue_stage.cuh).
 // Requires: a 16-bit Out; `staging` 1024-byte aligned, owned by this warpgroup; `map` D's tensor
@@ -27,6 +29,7 @@
 #include "kiln/barrier.cuh"
 #include "kiln/fence.cuh"
 #include "kiln/gemm/numeric.cuh"
+#include "kiln/smem.cuh"
 #include "kiln/swizzle.cuh"
 #include "kiln/tma.cuh"
 #include "kiln/wgmma.cuh"
@@ -50,10 +53,66 @@ struct NoRoundWork {
     __device__ __forceinline__ void operator()(int, int) const {}
 };
 
+/// One store round of a warpgroup's 64 x 64*Panels part: panels [p0, p0 + panels) go through
+/// `buffer` (panels * 8 KiB). pair_bits(j, h) gives the packed 16-bit pair of fragment column
+/// group j, row half h (rows srow + 8h, columns 8j + scol, +1); j and h must fold to constants.
+/// Waits first until the stores that last read the buffer (Buffers rounds back) are done with it
+/// (TMA bulk groups complete in order); then one thread issues the panels' TMA stores and commits
+/// them as one group. Every thread of the warpgroup calls it.
+/// Opaque: the round stores through st.shared at 32-bit addresses computed from a base the
+/// compiler cannot see through, so a caller's loop (the deferred store's k-loop) cannot hoist
+/// them into registers held across its body (16 generic 64-bit addresses took 32 registers and
+/// spilled). Otherwise the stores go through the generic pointer: the same st.shared stores
+/// spilled 108 bytes in the split-K kernels.
+template <int Buffers, bool Opaque = false, class PairBits>
+__device__ __forceinline__ void store_round(const PairBits& pair_bits, uint8_t* buffer,
+                                            const CUtensorMap* map, int p0, int panels,
+                                            int tile_row, int tile_col, int batch, int c0,
+                                            int barrier_id, int t) {
+    namespace dev = kiln::dev;
+    const int srow = dev::wgmma::accumulator_row(t, 0), scol = dev::wgmma::accumulator_col(t, 0);
+    if (t == 0)
+        dev::tma::store_wait_read<Buffers - 1>();
+    dev::named_barrier::sync(barrier_id, 128);
+    constexpr int JPerPanel = 64 / 8; // 8-column fragment groups per panel
+    [[maybe_unused]] uint32_t base = 0;
+    if constexpr (Opaque) base = dev::smem::opaque(dev::smem::address(buffer));
+#pragma unroll
+    for (int j = p0 * JPerPanel; j < (p0 + panels) * JPerPanel; ++j)
+#pragma unroll
+        for (int h = 0; h < 2; ++h) {
+            // Conflict-free: a warp's 8 rows land in 8 distinct 16-byte chunks (the swizzle).
+            const uint32_t at = staged_offset(srow + 8 * h, 8 * j - 64 * p0 + scol);
+            if constexpr (Opaque) dev::smem::store_u32(base + at, pair_bits(j, h));
+            else *reinterpret_cast<uint32_t*>(buffer + at) = pair_bits(j, h);
+        }
+    dev::fence::proxy_async_shared(); // generic-proxy writes, read next by the TMA unit
+    dev::named_barrier::sync(barrier_id, 128);
+    if (t == 0) {
+#pragma unroll
+        for (int p = p0; p < p0 + panels; ++p) {
+            const int col = tile_col + 64 * p;
+            if (c0 == INT_MAX) {
+                const int32_t coords[3] = {col, tile_row, batch};
+                dev::tma::store(map, buffer + (p - p0) * kPanelBytes, coords);
+            } else {  // two column modes: the panel lies inside one outer index
+                const int32_t coords[4] = {col % c0, tile_row, col / c0, batch};
+                dev::tma::store(map, buffer + (p - p0) * kPanelBytes, coords);
+            }
+        }
+        dev::tma::store_commit();
+    }
+}
+
+/// The staging buffer of round `round` when Buffers buffers of Round panels are used in turn.
+template <int Round, int Buffers>
+__device__ __forceinline__ uint8_t* round_buffer(uint8_t* staging, int round) {
+    return staging + (round % Buffers) * Round * kPanelBytes;
+}
+
 /// Buffers: the staging holds Buffers buffers of Round panels each, used in turn, so that a round
-/// waits only for the stores of the round Buffers rounds back (TMA bulk groups complete in
-/// order); the rounds of a tile must be a multiple of Buffers, so that the turn carries over from
-/// one tile to the next.
+/// waits only for the stores of the round Buffers rounds back; the rounds of a tile must be a
+/// multiple of Buffers, so that the turn carries over from one tile to the next.
 /// before_round(p0, panels): called before the round of panels [p0, p0 + panels) waits for the
 /// stores that last read its buffer, so that work on the round's own values (the epilogue's,
 /// done per round) runs while the TMA unit reads earlier rounds.
@@ -68,46 +127,15 @@ __device__ __forceinline__ void store_staged(const float (&acc)[NAcc], uint8_t* 
     static_assert(BN % 64 == 0, "tile width must be a multiple of one 64-column panel");
     static_assert(Buffers == 1 || (Panels % Round == 0 && Panels / Round % Buffers == 0),
                   "a tile's rounds must be a multiple of the staging buffers");
-    namespace dev = kiln::dev;
-    const int srow = dev::wgmma::accumulator_row(t, 0), scol = dev::wgmma::accumulator_col(t, 0);
+    const auto pair_bits = [&](int j, int h) {
+        return pack_pair<Out>(acc[4 * j + 2 * h], acc[4 * j + 2 * h + 1]);
+    };
 #pragma unroll
     for (int p0 = 0; p0 < Panels; p0 += Round) {
-        before_round(p0, Round < Panels - p0 ? Round : Panels - p0);
-        uint8_t* buffer = staging + (p0 / Round % Buffers) * Round * kPanelBytes;
-        // The stores that last read this buffer (Buffers rounds back, maybe in the previous
-        // tile) must be done with it before it is rewritten.
-        if (t == 0)
-            dev::tma::store_wait_read<Buffers - 1>();
-        dev::named_barrier::sync(barrier_id, 128);
-        constexpr int JPerPanel = 64 / 8; // 8-column fragment groups per panel
-#pragma unroll
-        for (int j = p0 * JPerPanel; j < (p0 + Round) * JPerPanel; ++j) {
-            if (j >= Panels * JPerPanel)
-                break;
-#pragma unroll
-            for (int h = 0; h < 2; ++h) {
-                // Conflict-free: a warp's 8 rows land in 8 distinct 16-byte chunks (the swizzle).
-                const uint32_t at = staged_offset(srow + 8 * h, 8 * j - 64 * p0 + scol);
-                store_pair(reinterpret_cast<Out*>(buffer + at), acc[4 * j + 2 * h],
-                           acc[4 * j + 2 * h + 1]);
-            }
-        }
-        dev::fence::proxy_async_shared(); // generic-proxy writes, read next by the TMA unit
-        dev::named_barrier::sync(barrier_id, 128);
-        if (t == 0) {
-#pragma unroll
-            for (int p = p0; p < p0 + Round && p < Panels; ++p) {
-                const int col = tile_col + 64 * p;
-                if (c0 == INT_MAX) {
-                    const int32_t coords[3] = {col, tile_row, batch};
-                    dev::tma::store(map, buffer + (p - p0) * kPanelBytes, coords);
-                } else {  // two column modes: the panel lies inside one outer index
-                    const int32_t coords[4] = {col % c0, tile_row, col / c0, batch};
-                    dev::tma::store(map, buffer + (p - p0) * kPanelBytes, coords);
-                }
-            }
-            dev::tma::store_commit();
-        }
+        const int panels = Round < Panels - p0 ? Round : Panels - p0;
+        before_round(p0, panels);
+        store_round<Buffers>(pair_bits, round_buffer<Round, Buffers>(staging, p0 / Round), map,
+                             p0, panels, tile_row, tile_col, batch, c0, barrier_id, t);
     }
 }
 

@@ -1,7 +1,8 @@
 // TileScheduler over a TileRange, as gemmEx's tail split uses it (src/gemm/gemm.cu
 // run_sm90_any): the whole tiles in one launch and the last ones split in a second cover every
 // k-block of every tile once, and a paired launch's last tiles are the same CTA tiles as the
-// unpaired second launch's range (for odd M-tiles, with TileRange::pair_rows).
+// unpaired second launch's range (for odd M-tiles, with TileRange::pair_rows); split-K shares a
+// tile's k-blocks out evenly.
 #if !defined(__CUDACC__)
 #define __host__
 #define __device__
@@ -11,6 +12,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <iterator>
 #include <map>
 #include <set>
@@ -124,6 +126,25 @@ TEST(TileScheduler, ScheduledRows) {
     EXPECT_EQ(kiln::gemm::scheduled_rows(9, 1, {}), 9);
     EXPECT_EQ(kiln::gemm::scheduled_rows(9, 1, {0, 0, true}), 10);
     EXPECT_EQ(kiln::gemm::scheduled_rows(10, 1, {0, 0, true}), 10);
+}
+
+TEST(TileScheduler, SplitsShareATilesKBlocksEvenlyAndInOrder) {
+    for (int splits : {2, 3, 4, 7})
+        for (int k_blocks : {splits, 16, 17, 63, 64, 65, 1 << 20, (1 << 25) + 3}) {
+            TileScheduler s{1, 1, 1, 1, splits};
+            int next = 0, smallest = k_blocks, largest = 0;
+            for (int u = 0; u < s.total(); ++u) {
+                const WorkUnit w = s.unit(u, k_blocks);
+                EXPECT_EQ(w.split, u);
+                EXPECT_EQ(w.k_begin, next) << splits << " splits of " << k_blocks;
+                next = w.k_end;
+                smallest = std::min(smallest, w.k_end - w.k_begin);
+                largest = std::max(largest, w.k_end - w.k_begin);
+            }
+            EXPECT_EQ(next, k_blocks) << splits << " splits of " << k_blocks;
+            EXPECT_LE(largest - smallest, 1) << splits << " splits of " << k_blocks;
+            EXPECT_GE(smallest, 1);
+        }
 }
 
 }  // namespace

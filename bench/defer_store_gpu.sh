@@ -1,0 +1,65 @@
+#!/usr/bin/env bash
+# The device run that decides whether the deferred store (kernel_sm90.cuh, store_deferred.cuh)
+# becomes the sm90 kernel's default. Two parts, each well inside one 10-minute device command:
+#   bench/defer_store_gpu.sh ab       builds bench/sm90_kernel_ab.cu without (d0) and with (d1)
+#                                     the deferred store for the plain, bias + ReLU and bias + GELU
+#                                     epilogues, unpaired (c1) and in 2-CTA clusters (c2), then
+#                                     times them ABAB against cuBLAS / cuBLASLt (bench/ab_pairs.sh)
+#   bench/defer_store_gpu.sh library  builds the library with it (build-gemm-defer), then
+#                                     gemm_check.py (float64 references, ragged and tile-multiple
+#                                     sizes), compute-sanitizer memcheck / racecheck / synccheck on
+#                                     tests/gpu/gemm_small.py, and gemm_bench.py's gemm rows
+# Results go to $OUT (or bench/results). Prediction (bench/NOTES.md "v19"): the store rounds'
+# share of the epilogue, 1-3% on the plain and bias + ReLU rows, less on bias + GELU, whose SFU
+# work stays ahead of the next tile.
+set -uo pipefail
+cd "$(dirname "$0")/.."
+RES=${OUT:-bench/results}
+mkdir -p "$RES"
+export PYTHONUNBUFFERED=1
+case ${1:-} in
+ab)
+    mkdir -p build-ab
+    build() {  # name, defines...
+        local name=$1; shift
+        nvcc -std=c++20 -O3 -gencode=arch=compute_90a,code=sm_90a -Iinclude -Idevice \
+            -DKILN_AB_CUBLAS "$@" bench/sm90_kernel_ab.cu -o "build-ab/$name" -ldl -lcublas \
+            -lcublasLt || echo "build failed: $name"
+    }
+    t0=$(date +%s)
+    for d in 0 1; do
+        for c in 1 2; do
+            def=(-DKILN_SM90_DEFER_STORE=$d -DKILN_AB_CLUSTER=$c)
+            build "c${c}_copy_d$d" "${def[@]}" &
+            build "c${c}_relu_d$d" "${def[@]}" -DKILN_AB_BIAS_ACT -DKILN_AB_EPISTAGE=1 &
+            build "c${c}_gelu_d$d" "${def[@]}" -DKILN_AB_BIAS_ACT -DKILN_AB_EPISTAGE=1 \
+                -DKILN_AB_GELU &
+        done
+    done
+    wait
+    echo "build: $(( $(date +%s) - t0 )) s"
+    bash bench/ab_pairs.sh build-ab "d0 d1" "copy relu gelu" \
+        "c1,2048,2048,2048 c2,4096,4096,4096 c2,8192,4096,4096 c2,8192,8192,8192 c2,8192,12288,4096 c2,8192,4096,11008" \
+        2 2>&1 | tee "$RES/sm90_kernel_ab_defer.txt" | grep -E "MISMATCH|library/peer" \
+        | awk '{print $1, $2, $4, $(NF-2), $(NF-1), $NF}'
+    ;;
+library)
+    B=build-gemm-defer
+    export KILN_GEMM_LIB=$B/libkiln_gemm.so
+    KILN_GEMM_NVCC_FLAGS=-DKILN_SM90_DEFER_STORE=1 bench/build_gemm.sh "$B" || exit 1
+    fail=0
+    timeout 300 python3 bench/gemm_check.py > "$RES/gemm_check_defer.txt" 2>&1 || fail=1
+    grep -v "^PASS" "$RES/gemm_check_defer.txt"; grep -c "^PASS" "$RES/gemm_check_defer.txt"
+    for tool in memcheck racecheck synccheck; do
+        timeout 150 compute-sanitizer --tool $tool --error-exitcode 3 python3 tests/gpu/gemm_small.py \
+            > "$RES/sanitizer_defer_$tool.txt" 2>&1 && echo "compute-sanitizer $tool: clean" \
+            || { echo "compute-sanitizer $tool: FAILED"; tail -20 "$RES/sanitizer_defer_$tool.txt"; fail=1; }
+    done
+    timeout 300 python3 bench/gemm_bench.py --only gemm > "$RES/gemm_bench_defer_gemm.txt" 2>&1 \
+        || fail=1
+    tail -25 "$RES/gemm_bench_defer_gemm.txt"
+    exit $fail
+    ;;
+*)
+    echo "usage: bench/defer_store_gpu.sh ab|library"; exit 2 ;;
+esac
