@@ -4,8 +4,12 @@
 //     map one-to-one onto its two 64-column panels, and every warp store / load of one fragment
 //     pair hits 32 distinct banks (the epilogue's writes of D and reads of staged C);
 //   - Config's epilogue staging budget: which staging buffer each kernel shape gets and that it
-//     fits the 227 KiB beside its ring.
+//     fits the 227 KiB beside its ring;
+//   - which kernels take the opt-in deferred store (store_deferred.cuh), compiled in here, and
+//     their register split.
 #include <cuda_bf16.h>
+
+#define KILN_SM90_DEFER_STORE 1
 
 #include "kiln/gemm/kernel_sm90.cuh"
 
@@ -83,5 +87,20 @@ static_assert(Split::StoreBuffers == 1 && Split::StoreRound == 2, "split-K: one 
 // BN = 192: three panels do not pair up.
 using Plain192 = sm90::Config<T, T, 192, 4, 1>;
 static_assert(Plain192::StoreBuffers == 1, "an odd number of panels: one buffer");
+// The deferred store: a tile's panels leave one per k-block through the staging panels as
+// buffers in turn; staged C (the next tile's C lands in the staging buffer), split-K (the
+// fix-up) and fp32 outputs (no staging) do not defer; a deferred kernel's consumers get 240
+// registers, its producer 24, the others keep 232 / 40.
+static_assert(Plain::DeferStore && Plain::DeferBuffers == 2, "plain: deferred, two buffers");
+static_assert(Linear256::DeferStore && Linear256::DeferBuffers == 1,
+              "128 x 256 linear: deferred through its one panel");
+static_assert(Linear128::DeferStore && Linear128::DeferBuffers == 2, "128 x 128 linear");
+static_assert(!Chain::DeferStore && !Split::DeferStore, "staged C and split-K: not deferred");
+static_assert(!sm90::Config<T, float, 256, 4, 1>::DeferStore, "fp32 outputs: not deferred");
+static_assert(Plain192::DeferStore == (Plain192::StagingPanels == 1),
+              "three panels defer only through one buffer");
+static_assert(Plain::ConsumerRegs == 240 && Plain::ProducerRegs == 24 &&
+                  Split::ConsumerRegs == 232 && Split::ProducerRegs == 40,
+              "register split: deferred kernels give the consumers 8 more");
 
 }  // namespace
