@@ -41,7 +41,7 @@ ab)
     bash bench/ab_pairs.sh build-ab "d0 d1" "copy relu gelu" \
         "c1,2048,2048,2048 c2,4096,4096,4096 c2,8192,4096,4096 c2,8192,8192,8192 c2,8192,12288,4096 c2,8192,4096,11008" \
         2 2>&1 | tee "$RES/sm90_kernel_ab_defer.txt" | grep -E "MISMATCH|library/peer" \
-        | awk '{print $1, $2, $4, $(NF-2), $(NF-1), $NF}'
+        | awk '{print $1, $2, $5, $6, $(NF-2), $(NF-1), $NF}'
     ;;
 library)
     B=build-gemm-defer

@@ -346,10 +346,10 @@ int main(int argc, char** argv) {
     const double flop = 2.0 * M * N * K;
     const float t_lib = median_ms_per_call(lib, s, flush, flush_bytes);
     std::printf("%dx%dx%d library %dx%d c%d %s stages=%d epistage=%d staging=%d tail=%d/%d "
-                "splits=%d: %7.1f TFLOP/s",
+                "splits=%d defer=%d: %7.1f TFLOP/s",
                 M, N, K, Cfg::BM, Cfg::BN, Cfg::ClusterM, what, Cfg::Stages, KILN_AB_EPISTAGE,
                 Cfg::StagingPerConsumer, tl.tail.tiles, tl.tail.first, tl.tail.splits,
-                flop / t_lib / 1e9);
+                int(Cfg::DeferStore), flop / t_lib / 1e9);
     // The float reference on sampled rows; off_reference(out) prints the largest difference of
     // a device result from it and says whether it exceeds 1% of the largest value.
     std::vector<float> hr;
