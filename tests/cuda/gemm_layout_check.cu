@@ -89,13 +89,15 @@ using Plain192 = sm90::Config<T, T, 192, 4, 1>;
 static_assert(Plain192::StoreBuffers == 1, "an odd number of panels: one buffer");
 // The deferred store: a tile's panels leave one per k-block through the staging panels as
 // buffers in turn; staged C (the next tile's C lands in the staging buffer), split-K (the
-// fix-up) and fp32 outputs (no staging) do not defer; a deferred kernel's consumers get 240
-// registers, its producer 24, the others keep 232 / 40.
+// fix-up), two staged vectors (they spilled) and fp32 outputs (no staging) do not defer; a
+// deferred kernel's consumers get 240 registers, its producer 24, the others keep 232 / 40.
 static_assert(Plain::DeferStore && Plain::DeferBuffers == 2, "plain: deferred, two buffers");
 static_assert(Linear256::DeferStore && Linear256::DeferBuffers == 1,
               "128 x 256 linear: deferred through its one panel");
 static_assert(Linear128::DeferStore && Linear128::DeferBuffers == 2, "128 x 128 linear");
 static_assert(!Chain::DeferStore && !Split::DeferStore, "staged C and split-K: not deferred");
+static_assert(!sm90::Config<T, T, 256, 3, 2, false, false, 1, false, stage_columns(2)>::DeferStore,
+              "two staged vectors (the chain kernels without staged C): not deferred");
 static_assert(!sm90::Config<T, float, 256, 4, 1>::DeferStore, "fp32 outputs: not deferred");
 static_assert(Plain192::DeferStore == (Plain192::StagingPanels == 1),
               "three panels defer only through one buffer");

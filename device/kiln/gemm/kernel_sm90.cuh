@@ -149,14 +149,17 @@ struct Config {
     static constexpr int StoreRound = StagingPanels / StoreBuffers;
     // Deferred store (store_deferred.cuh): a tile's results wait in registers and leave one panel
     // per k-block under the next tile's wgmmas. Not with staged C (the next tile's C lands in
-    // the staging buffer) nor in split-K kernels (their fix-up stores partial sums first).
+    // the staging buffer), in split-K kernels (their fix-up stores partial sums first), nor with
+    // more than one staged column vector: the chain kernels' epilogues (the affine fold's v, row
+    // and column sums) spilled 132-144 bytes beside the held tile.
     // Opt-in (-DKILN_SM90_DEFER_STORE=1) until it has run on a GPU: written and compile-checked
     // in session 14, which had no device time left (bench/NOTES.md, "v19").
 #ifndef KILN_SM90_DEFER_STORE
 #define KILN_SM90_DEFER_STORE 0
 #endif
     static constexpr bool DeferStore =
-        KILN_SM90_DEFER_STORE && StagedStore && !StageC && !SplitK && BN / 64 % StagingPanels == 0;
+        KILN_SM90_DEFER_STORE && StagedStore && !StageC && !SplitK && ColumnVectors <= 1 &&
+        BN / 64 % StagingPanels == 0;
     static constexpr int DeferBuffers = DeferStore ? StagingPanels : 1;
     // Registers per thread after setmaxnreg (ptxas allocates up to them in each role's code).
     // Holding a tile takes 64 more beside the accumulator: the producer's thread gives up 16
