@@ -1,10 +1,14 @@
 #!/usr/bin/env bash
 # The device run that decides whether the deferred store (kernel_sm90.cuh, store_deferred.cuh)
 # becomes the sm90 kernel's default. Two parts, each well inside one 10-minute device command:
-#   bench/defer_store_gpu.sh ab       builds bench/sm90_kernel_ab.cu without (d0) and with (d1)
+#   bench/defer_store_gpu.sh ab [SHAPES]
+#                                     builds bench/sm90_kernel_ab.cu without (d0) and with (d1)
 #                                     the deferred store for the plain, bias + ReLU and bias + GELU
-#                                     epilogues, unpaired (c1) and in 2-CTA clusters (c2), then
-#                                     times them ABAB against cuBLAS / cuBLASLt (bench/ab_pairs.sh)
+#                                     epilogues, unpaired (c1) and in 2-CTA clusters (c2), unless
+#                                     build-ab holds them for the same sources, then times them
+#                                     ABAB against cuBLAS / cuBLASLt (bench/ab_pairs.sh) on SHAPES
+#                                     ("cM,N,K ...", default the six below; split them over two
+#                                     calls if one would run past its 10 minutes)
 #   bench/defer_store_gpu.sh library  builds the library with it (build-gemm-defer), then
 #                                     gemm_check.py (float64 references, ragged and tile-multiple
 #                                     sizes), compute-sanitizer memcheck / racecheck / synccheck on
@@ -19,28 +23,35 @@ mkdir -p "$RES"
 export PYTHONUNBUFFERED=1
 case ${1:-} in
 ab)
+    shapes=${2:-"c1,2048,2048,2048 c2,4096,4096,4096 c2,8192,4096,4096 c2,8192,8192,8192 c2,8192,12288,4096 c2,8192,4096,11008"}
     mkdir -p build-ab
+    key=$(cat bench/sm90_kernel_ab.cu tests/gpu/cuda_check.h $(find device include -type f | sort) \
+          | sha256sum)
     build() {  # name, defines...
         local name=$1; shift
         nvcc -std=c++20 -O3 -gencode=arch=compute_90a,code=sm_90a -Iinclude -Idevice \
             -DKILN_AB_CUBLAS "$@" bench/sm90_kernel_ab.cu -o "build-ab/$name" -ldl -lcublas \
             -lcublasLt || echo "build failed: $name"
     }
-    t0=$(date +%s)
-    for d in 0 1; do
-        for c in 1 2; do
-            def=(-DKILN_SM90_DEFER_STORE=$d -DKILN_AB_CLUSTER=$c)
-            build "c${c}_copy_d$d" "${def[@]}" &
-            build "c${c}_relu_d$d" "${def[@]}" -DKILN_AB_BIAS_ACT -DKILN_AB_EPISTAGE=1 &
-            build "c${c}_gelu_d$d" "${def[@]}" -DKILN_AB_BIAS_ACT -DKILN_AB_EPISTAGE=1 \
-                -DKILN_AB_GELU &
+    build_all() {
+        rm -f build-ab/key build-ab/c?_*_d?
+        for d in 0 1; do
+            for c in 1 2; do
+                def=(-DKILN_SM90_DEFER_STORE=$d -DKILN_AB_CLUSTER=$c)
+                build "c${c}_copy_d$d" "${def[@]}" &
+                build "c${c}_relu_d$d" "${def[@]}" -DKILN_AB_BIAS_ACT -DKILN_AB_EPISTAGE=1 &
+                build "c${c}_gelu_d$d" "${def[@]}" -DKILN_AB_BIAS_ACT -DKILN_AB_EPISTAGE=1 \
+                    -DKILN_AB_GELU &
+            done
         done
-    done
-    wait
+        wait
+        ls build-ab/c{1,2}_{copy,relu,gelu}_d{0,1} >/dev/null && echo "$key" > build-ab/key
+    }
+    t0=$(date +%s)
+    [ "$(cat build-ab/key 2>/dev/null)" = "$key" ] || build_all
     echo "build: $(( $(date +%s) - t0 )) s"
-    bash bench/ab_pairs.sh build-ab "d0 d1" "copy relu gelu" \
-        "c1,2048,2048,2048 c2,4096,4096,4096 c2,8192,4096,4096 c2,8192,8192,8192 c2,8192,12288,4096 c2,8192,4096,11008" \
-        2 2>&1 | tee "$RES/sm90_kernel_ab_defer.txt" | grep -E "MISMATCH|library/peer" \
+    bash bench/ab_pairs.sh build-ab "d0 d1" "copy relu gelu" "$shapes" 2 2>&1 \
+        | tee -a "$RES/sm90_kernel_ab_defer.txt" | grep -E "MISMATCH|library/peer" \
         | awk '{print $1, $2, $5, $6, $(NF-2), $(NF-1), $NF}'
     ;;
 library)
