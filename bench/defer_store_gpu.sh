@@ -9,10 +9,12 @@
 #                                     ABAB against cuBLAS / cuBLASLt (bench/ab_pairs.sh) on SHAPES
 #                                     ("cM,N,K ...", default the six below; split them over two
 #                                     calls if one would run past its 10 minutes). AB_LABELS
-#                                     picks the builds compared (default "d0 d1"); n128 is the
-#                                     deferred store on 128 x 128 tiles, for one-wave shapes such
-#                                     as 2048^3, where 128 x 256 tiles leave each CTA one tile and
-#                                     so nothing to defer under (AB_LABELS="d0 d1 n128")
+#                                     picks the builds compared (default "d0 d1"). For one-wave
+#                                     shapes such as 2048^3, where 128 x 256 tiles leave each CTA
+#                                     one tile and so nothing to defer under: n128, the deferred
+#                                     store on 128 x 128 tiles (c1 only), and r, the last tile
+#                                     through the ring (KILN_SM90_RING_LAST, no deferral), e.g.
+#                                     AB_LABELS="d0 r n128" ... ab c1,2048,2048,2048
 #   bench/defer_store_gpu.sh library  builds the library with it (build-gemm-defer), then
 #                                     gemm_check.py (float64 references, ragged and tile-multiple
 #                                     sizes), compute-sanitizer memcheck / racecheck / synccheck on
@@ -38,7 +40,7 @@ ab)
             -lcublasLt || echo "build failed: $name"
     }
     build_all() {
-        rm -f build-ab/key build-ab/c?_*_d? build-ab/c?_*_n128
+        rm -f build-ab/key build-ab/c?_*_d? build-ab/c?_*_r build-ab/c?_*_n128
         for d in 0 1; do
             for c in 1 2; do
                 def=(-DKILN_SM90_DEFER_STORE=$d -DKILN_AB_CLUSTER=$c)
@@ -48,13 +50,19 @@ ab)
                     -DKILN_AB_GELU &
             done
         done
+        for c in 1 2; do
+            def=(-DKILN_SM90_RING_LAST=1 -DKILN_AB_CLUSTER=$c)
+            build "c${c}_copy_r" "${def[@]}" &
+            build "c${c}_relu_r" "${def[@]}" -DKILN_AB_BIAS_ACT -DKILN_AB_EPISTAGE=1 &
+            build "c${c}_gelu_r" "${def[@]}" -DKILN_AB_BIAS_ACT -DKILN_AB_EPISTAGE=1 -DKILN_AB_GELU &
+        done
         def=(-DKILN_SM90_DEFER_STORE=1 -DKILN_AB_CLUSTER=1 -DKILN_AB_BN=128)
         build c1_copy_n128 "${def[@]}" &
         build c1_relu_n128 "${def[@]}" -DKILN_AB_BIAS_ACT -DKILN_AB_EPISTAGE=1 &
         build c1_gelu_n128 "${def[@]}" -DKILN_AB_BIAS_ACT -DKILN_AB_EPISTAGE=1 -DKILN_AB_GELU &
         wait
-        ls build-ab/c{1,2}_{copy,relu,gelu}_d{0,1} build-ab/c1_{copy,relu,gelu}_n128 >/dev/null \
-            && echo "$key" > build-ab/key
+        ls build-ab/c{1,2}_{copy,relu,gelu}_{d0,d1,r} build-ab/c1_{copy,relu,gelu}_n128 \
+            >/dev/null && echo "$key" > build-ab/key
     }
     t0=$(date +%s)
     [ "$(cat build-ab/key 2>/dev/null)" = "$key" ] || build_all

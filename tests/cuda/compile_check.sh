@@ -7,7 +7,7 @@
 # bf16 element-wise chain (A/B transforms in shared memory), the host units, device-library
 # tests, the compile-time layout and dispatch checks (gemm_*_check.cu), the kernel A/B harness
 # (plain, and against cuBLASLt with bias + GELU), the MUFU-rate bench, examples, the opt-in
-# deferred store (harness and bf16 unit) — a few minutes on
+# deferred store (harness and bf16 unit) and last tile through the ring — a few minutes on
 # 2 cores; --all builds every instantiation unit)
 set -uo pipefail
 cd "$(dirname "$0")/../.."
@@ -22,12 +22,15 @@ FLAGS=(-std=c++20 -O3 -gencode=arch=compute_90a,code=sm_90a -Xcompiler -fPIC -Id
 # 0 = A, B K-major, 1 = B MN-major, 2 = A MN-major, 3 = both MN-major); FILE+D1,D2 builds it
 # with -DD1 -DD2 (a harness variant).
 AB_LT=bench/sm90_kernel_ab.cu+KILN_AB_CUBLAS,KILN_AB_BIAS_ACT,KILN_AB_EPISTAGE=1,KILN_AB_GELU
-# The opt-in deferred store (kernel_sm90.cuh): the plain and bias + GELU harness kernels and the
-# bf16 library unit, so that it stays spill-free until it is measured and made the default.
+# The opt-in deferred store and last tile through the ring (kernel_sm90.cuh): harness kernels
+# (plain, bias + ReLU / GELU) and the bf16 library unit, so that they stay spill-free until they
+# are measured and made the default.
 DEFER=KILN_SM90_DEFER_STORE=1
+RING=KILN_SM90_RING_LAST=1
 DEFERRED=(bench/sm90_kernel_ab.cu+$DEFER "$AB_LT,$DEFER"
           "bench/sm90_kernel_ab.cu+KILN_AB_CUBLAS,KILN_AB_BIAS_ACT,KILN_AB_EPISTAGE=1,$DEFER"
-          src/gemm/sm90_bf16_bf16.cu+KILN_SM90_MAJOR=0,$DEFER)
+          src/gemm/sm90_bf16_bf16.cu+KILN_SM90_MAJOR=0,$DEFER
+          bench/sm90_kernel_ab.cu+$RING "$AB_LT,$RING")
 if [ "${1:-}" = "--all" ]; then
     TUS=()
     # 16-bit real and split-complex units: one build per operand order; 8-bit ones: K-major only

@@ -161,6 +161,16 @@ struct Config {
         KILN_SM90_DEFER_STORE && StagedStore && !StageC && !SplitK && ColumnVectors <= 1 &&
         BN / 64 % StagingPanels == 0;
     static constexpr int DeferBuffers = DeferStore ? StagingPanels : 1;
+    // Last tile through the ring (opt-in, -DKILN_SM90_RING_LAST=1, unmeasured like the deferred
+    // store): a CTA's last tile leaves through four one-panel buffers in the stage ring, which
+    // no load refills by then, so its store rounds never wait for one another's reads. For
+    // one-wave launches (2048^3: every CTA runs one tile), where deferring has nothing to hide
+    // the stores under; not with the deferred store (together, bias + ReLU spilled 96 bytes).
+#ifndef KILN_SM90_RING_LAST
+#define KILN_SM90_RING_LAST 0
+#endif
+    static constexpr bool RingLastTile =
+        KILN_SM90_RING_LAST && StagedStore && !StageC && !SplitK && Planes == 1 && !DeferStore;
     // Registers per thread after setmaxnreg (ptxas allocates up to them in each role's code).
     // Holding a tile takes 64 more beside the accumulator: the producer's thread gives up 16
     // (its scheduler math is 32-bit, so 24 suffice), else bias + ReLU and bias-only kernels
@@ -173,6 +183,8 @@ struct Config {
     static_assert(SplitFlagOffset + 4 * Consumers <= CFullOffset &&
                   CFullOffset + 8 * Consumers <= BarrierBytes, "barrier block layout");
     static constexpr int SmemBytes = smem_with(StagingPerConsumer);
+    static_assert(!RingLastTile || Stages * StageBytes >= Consumers * 64 * BN * 2,
+                  "the ring holds every consumer's whole part of the last tile");
     static_assert(SmemBytes <= SmemLimit, "pipeline does not fit in 227 KiB of shared memory");
 };
 
@@ -323,7 +335,12 @@ __device__ __forceinline__ void store_direct(const float (&acc)[NAcc], Out* __re
 
 /// Named barriers of the consumers (id 0 is __syncthreads). The staging barrier of a consumer
 /// also orders its split-K fix-up (the same 128 threads, one after the other).
-enum Barrier : int { kStagingBarrier = 1 /* + consumer index */, kTransformBarrier = 3 };
+/// kRingBarrier: both consumers' wgmmas are done with the ring (the last tile's stores reuse it).
+enum Barrier : int {
+    kStagingBarrier = 1 /* + consumer index */,
+    kTransformBarrier = 3,
+    kRingBarrier = 4
+};
 
 /// tm_d: D's map, rank 3 {N, M, batch} or, for two column modes, rank 4 {c0, M, N / c0, batch};
 /// used when dv.tma_store (Cfg::StagedStore kernels only).
@@ -558,6 +575,18 @@ __global__ void __launch_bounds__(Cfg::Threads, 1)
             // The TMA-store path (Cfg::StagedStore kernels, dv.tma_store); before_round: what
             // runs ahead of each store round (store_staged.cuh).
             const auto store_tile = [&](const auto& before_round) {
+                if constexpr (Cfg::RingLastTile) {
+                    // The CTA's last tile: every load into the ring has landed and been read
+                    // once both consumers' wgmmas are done, so each takes 64 x BN of it as one
+                    // buffer per panel (no round waits for another's reads).
+                    if (u + clusters >= sched.total()) {
+                        dev::named_barrier::sync(kRingBarrier, 128 * Cfg::Consumers);
+                        store_staged<typename Cfg::Out, 1, BN / 64>(
+                            acc[0], smem + cw * 64 * BN * 2, &tm_d, tc.m * BM + cw * 64,
+                            tc.n * BN, tc.batch, dv.c0, kStagingBarrier + cw, t, before_round);
+                        return;
+                    }
+                }
                 if constexpr (Cfg::DeferStore) {
                     held.hold(acc[0], tc.m * BM + cw * 64, tc.n * BN, tc.batch, before_round);
                 } else if constexpr (Cfg::StagedStore)
