@@ -34,35 +34,28 @@ ab)
     key=$(cat bench/sm90_kernel_ab.cu tests/gpu/cuda_check.h $(find device include -type f | sort) \
           | sha256sum)
     build() {  # name, defines...
-        local name=$1; shift
         nvcc -std=c++20 -O3 -gencode=arch=compute_90a,code=sm_90a -Iinclude -Idevice \
-            -DKILN_AB_CUBLAS "$@" bench/sm90_kernel_ab.cu -o "build-ab/$name" -ldl -lcublas \
-            -lcublasLt || echo "build failed: $name"
+            -DKILN_AB_CUBLAS "${@:2}" bench/sm90_kernel_ab.cu -o "build-ab/$1" -ldl -lcublas \
+            -lcublasLt || { echo "build failed: $1"; touch build-ab/failed; }
+    }
+    # One label's three epilogues at one cluster size: c<C>_{copy,relu,gelu}_<LABEL>.
+    build_label() {  # label, cluster, defines...
+        local name=$1 c=$2 def=(-DKILN_AB_CLUSTER=$2 "${@:3}")
+        build "c${c}_copy_$name" "${def[@]}" &
+        build "c${c}_relu_$name" "${def[@]}" -DKILN_AB_BIAS_ACT -DKILN_AB_EPISTAGE=1 &
+        build "c${c}_gelu_$name" "${def[@]}" -DKILN_AB_BIAS_ACT -DKILN_AB_EPISTAGE=1 \
+            -DKILN_AB_GELU &
     }
     build_all() {
-        rm -f build-ab/key build-ab/c?_*_d? build-ab/c?_*_r build-ab/c?_*_n128
-        for d in 0 1; do
-            for c in 1 2; do
-                def=(-DKILN_SM90_DEFER_STORE=$d -DKILN_AB_CLUSTER=$c)
-                build "c${c}_copy_d$d" "${def[@]}" &
-                build "c${c}_relu_d$d" "${def[@]}" -DKILN_AB_BIAS_ACT -DKILN_AB_EPISTAGE=1 &
-                build "c${c}_gelu_d$d" "${def[@]}" -DKILN_AB_BIAS_ACT -DKILN_AB_EPISTAGE=1 \
-                    -DKILN_AB_GELU &
-            done
-        done
+        rm -f build-ab/key build-ab/failed build-ab/c?_*_*
         for c in 1 2; do
-            def=(-DKILN_SM90_RING_LAST=1 -DKILN_AB_CLUSTER=$c)
-            build "c${c}_copy_r" "${def[@]}" &
-            build "c${c}_relu_r" "${def[@]}" -DKILN_AB_BIAS_ACT -DKILN_AB_EPISTAGE=1 &
-            build "c${c}_gelu_r" "${def[@]}" -DKILN_AB_BIAS_ACT -DKILN_AB_EPISTAGE=1 -DKILN_AB_GELU &
+            build_label d0 $c -DKILN_SM90_DEFER_STORE=0
+            build_label d1 $c -DKILN_SM90_DEFER_STORE=1
+            build_label r $c -DKILN_SM90_RING_LAST=1
         done
-        def=(-DKILN_SM90_DEFER_STORE=1 -DKILN_AB_CLUSTER=1 -DKILN_AB_BN=128)
-        build c1_copy_n128 "${def[@]}" &
-        build c1_relu_n128 "${def[@]}" -DKILN_AB_BIAS_ACT -DKILN_AB_EPISTAGE=1 &
-        build c1_gelu_n128 "${def[@]}" -DKILN_AB_BIAS_ACT -DKILN_AB_EPISTAGE=1 -DKILN_AB_GELU &
+        build_label n128 1 -DKILN_SM90_DEFER_STORE=1 -DKILN_AB_BN=128
         wait
-        ls build-ab/c{1,2}_{copy,relu,gelu}_{d0,d1,r} build-ab/c1_{copy,relu,gelu}_n128 \
-            >/dev/null && echo "$key" > build-ab/key
+        [ -e build-ab/failed ] || echo "$key" > build-ab/key
     }
     t0=$(date +%s)
     [ "$(cat build-ab/key 2>/dev/null)" = "$key" ] || build_all

@@ -27,7 +27,7 @@ AB_LT=bench/sm90_kernel_ab.cu+KILN_AB_CUBLAS,KILN_AB_BIAS_ACT,KILN_AB_EPISTAGE=1
 # are measured and made the default.
 DEFER=KILN_SM90_DEFER_STORE=1
 RING=KILN_SM90_RING_LAST=1
-DEFERRED=(bench/sm90_kernel_ab.cu+$DEFER "$AB_LT,$DEFER"
+OPT_IN=(bench/sm90_kernel_ab.cu+$DEFER "$AB_LT,$DEFER"
           "bench/sm90_kernel_ab.cu+KILN_AB_CUBLAS,KILN_AB_BIAS_ACT,KILN_AB_EPISTAGE=1,$DEFER"
           src/gemm/sm90_bf16_bf16.cu+KILN_SM90_MAJOR=0,$DEFER
           bench/sm90_kernel_ab.cu+$RING "$AB_LT,$RING")
@@ -42,7 +42,7 @@ if [ "${1:-}" = "--all" ]; then
           src/gemm/complex.cu tests/gpu/test_device_lib.cu tests/gpu/permute_check.cu
           tests/cuda/gemm_layout_check.cu
           tests/cuda/gemm_dispatch_check.cu bench/sm90_kernel_ab.cu "$AB_LT" bench/mufu_rate.cu
-          examples/gemm/*.cu "${DEFERRED[@]}")
+          examples/gemm/*.cu "${OPT_IN[@]}")
     for f in src/gemm/sm90_{bf16,f16}_*.cu; do TUS+=("$f+KILN_SM90_MAJOR=3,$DEFER"); done
 else
     TUS=(src/gemm/sm90_bf16_bf16.cu:0 src/gemm/sm90_bf16_bf16.cu:3 src/gemm/sm90_e4m3_bf16.cu
@@ -53,7 +53,7 @@ else
          tests/cuda/gemm_dispatch_check.cu bench/sm90_kernel_ab.cu "$AB_LT" bench/mufu_rate.cu
          examples/gemm/custom_epilogue.cu examples/gemm/linear_bias_gelu.cu
          examples/gemm/gett_contract.cu examples/gemm/complex_planar.cu
-         examples/gemm/elementwise_chain.cu "${DEFERRED[@]}")
+         examples/gemm/elementwise_chain.cu "${OPT_IN[@]}")
 fi
 fail=0
 pids=()

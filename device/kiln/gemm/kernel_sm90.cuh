@@ -570,8 +570,9 @@ __global__ void __launch_bounds__(Cfg::Threads, 1)
             // frees their registers for the epilogue's arithmetic on every path.
             if constexpr (Cfg::DeferStore)
                 held.flush(my_staging, &tm_d, dv.c0, kStagingBarrier + cw, t);
-            const int row0 = tc.m * BM + cw * 64 + dev::wgmma::accumulator_row(t, 0);
-            const int col0 = tc.n * BN + dev::wgmma::accumulator_col(t, 0);
+            const int part_row = tc.m * BM + cw * 64, part_col = tc.n * BN;  // this part's origin
+            const int row0 = part_row + dev::wgmma::accumulator_row(t, 0);
+            const int col0 = part_col + dev::wgmma::accumulator_col(t, 0);
             // The TMA-store path (Cfg::StagedStore kernels, dv.tma_store); before_round: what
             // runs ahead of each store round (store_staged.cuh).
             const auto store_tile = [&](const auto& before_round) {
@@ -582,17 +583,17 @@ __global__ void __launch_bounds__(Cfg::Threads, 1)
                     if (u + clusters >= sched.total()) {
                         dev::named_barrier::sync(kRingBarrier, 128 * Cfg::Consumers);
                         store_staged<typename Cfg::Out, 1, BN / 64>(
-                            acc[0], smem + cw * 64 * BN * 2, &tm_d, tc.m * BM + cw * 64,
-                            tc.n * BN, tc.batch, dv.c0, kStagingBarrier + cw, t, before_round);
+                            acc[0], smem + cw * 64 * BN * 2, &tm_d, part_row, part_col,
+                            tc.batch, dv.c0, kStagingBarrier + cw, t, before_round);
                         return;
                     }
                 }
                 if constexpr (Cfg::DeferStore) {
-                    held.hold(acc[0], tc.m * BM + cw * 64, tc.n * BN, tc.batch, before_round);
+                    held.hold(acc[0], part_row, part_col, tc.batch, before_round);
                 } else if constexpr (Cfg::StagedStore)
                     store_staged<typename Cfg::Out, Cfg::StoreRound, Cfg::StoreBuffers>(
-                        acc[0], my_staging, &tm_d, tc.m * BM + cw * 64, tc.n * BN, tc.batch,
-                        dv.c0, kStagingBarrier + cw, t, before_round);
+                        acc[0], my_staging, &tm_d, part_row, part_col, tc.batch, dv.c0,
+                        kStagingBarrier + cw, t, before_round);
             };
             if constexpr (Planes == 2) {
                 epi.store_fragment(acc[0], acc[1], row0, col0, tc.batch, p.M, p.N);
@@ -617,10 +618,9 @@ __global__ void __launch_bounds__(Cfg::Threads, 1)
                     if constexpr (Cfg::StagedStore &&
                                   requires { epi.apply_columns(acc[0], ts, 0, 1); }) {
                         if (dv.tma_store) {
-                            constexpr int JPerPanel = 64 / 8;
                             store_tile([&](int p0, int panels) {
-                                epi.apply_columns(acc[0], ts, JPerPanel * p0,
-                                                  JPerPanel * (p0 + panels));
+                                epi.apply_columns(acc[0], ts, kGroupsPerPanel * p0,
+                                                  kGroupsPerPanel * (p0 + panels));
                             });
                             continue;
                         }

@@ -36,12 +36,11 @@ public:
     template <class BeforePanel>
     __device__ __forceinline__ void hold(float (&acc)[BN / 2], int tile_row, int tile_col,
                                          int batch, const BeforePanel& before_panel) {
-        constexpr int JPerPanel = 64 / 8;
 #pragma unroll
         for (int p = 0; p < Panels; ++p) {
             before_panel(p, 1);
 #pragma unroll
-            for (int j = p * JPerPanel; j < (p + 1) * JPerPanel; ++j)
+            for (int j = p * kGroupsPerPanel; j < (p + 1) * kGroupsPerPanel; ++j)
 #pragma unroll
                 for (int h = 0; h < 2; ++h)
                     bits_[2 * j + h] =

@@ -38,6 +38,8 @@ namespace kiln::gemm::sm90 {
 
 /// A 64 x 64 16-bit panel: 64 rows of one 128-byte swizzle row each.
 inline constexpr int kPanelBytes = 64 * 128;
+/// 8-column fragment groups (wgmma accumulator column groups j) per 64-column panel.
+inline constexpr int kGroupsPerPanel = 64 / 8;
 /// Panels per staging round (the staging buffer of one consumer warpgroup: 16 KiB).
 inline constexpr int kStagedPanels = 2;
 inline constexpr int kStagingBytes = kStagedPanels * kPanelBytes;
@@ -74,11 +76,10 @@ __device__ __forceinline__ void store_round(const PairBits& pair_bits, uint8_t* 
     if (t == 0)
         dev::tma::store_wait_read<Buffers - 1>();
     dev::named_barrier::sync(barrier_id, 128);
-    constexpr int JPerPanel = 64 / 8; // 8-column fragment groups per panel
     [[maybe_unused]] uint32_t base = 0;
     if constexpr (Opaque) base = dev::smem::opaque(dev::smem::address(buffer));
 #pragma unroll
-    for (int j = p0 * JPerPanel; j < (p0 + panels) * JPerPanel; ++j)
+    for (int j = p0 * kGroupsPerPanel; j < (p0 + panels) * kGroupsPerPanel; ++j)
 #pragma unroll
         for (int h = 0; h < 2; ++h) {
             // Conflict-free: a warp's 8 rows land in 8 distinct 16-byte chunks (the swizzle).
