@@ -589,8 +589,14 @@ __global__ void __launch_bounds__(Cfg::Threads, 1)
                     }
                 }
                 if constexpr (Cfg::DeferStore) {
-                    held.hold(acc[0], part_row, part_col, tc.batch, before_round);
-                } else if constexpr (Cfg::StagedStore)
+                    // The CTA's last tile has no mainloop after it to hide its rounds under:
+                    // held and flushed, its rounds ran 3% slower than pipelined ones (2048^3).
+                    if (u + clusters < sched.total()) {
+                        held.hold(acc[0], part_row, part_col, tc.batch, before_round);
+                        return;
+                    }
+                }
+                if constexpr (Cfg::StagedStore)
                     store_staged<typename Cfg::Out, Cfg::StoreRound, Cfg::StoreBuffers>(
                         acc[0], my_staging, &tm_d, part_row, part_col, tc.batch, dv.c0,
                         kStagingBarrier + cw, t, before_round);
@@ -638,8 +644,6 @@ __global__ void __launch_bounds__(Cfg::Threads, 1)
                 store_direct(acc[0], d, dv, row0, col0, tc.batch, p);
             }
         }
-        if constexpr (Cfg::DeferStore)
-            held.flush(my_staging, &tm_d, dv.c0, kStagingBarrier + cw, t);
         if constexpr (Cfg::StagedStore) drain_staged_stores(t);
     }
     // No CTA may leave while its peer can still multicast into its smem or arrive on its
