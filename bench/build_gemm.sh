@@ -9,7 +9,7 @@ OUT=${1:-build-gemm}
 mkdir -p "$OUT"
 NVCC=${NVCC:-nvcc}
 # KILN_GEMM_NVCC_FLAGS: extra flags for every unit (part of each unit's key), e.g.
-# -DKILN_SM90_DEFER_STORE=1 for a library with the deferred store (kernel_sm90.cuh).
+# -DKILN_SM90_DEFER_STORE=0 for a library without the deferred store (kernel_sm90.cuh).
 FLAGS=(-std=c++20 -O3 -gencode=arch=compute_90a,code=sm_90a -Xcompiler -fPIC -Idevice -Iinclude
        -Xptxas -v ${KILN_GEMM_NVCC_FLAGS:-})
 # Each sm90 unit is built once per operand order (KILN_SM90_MAJOR: 0 = A,B K-major, 1 = B

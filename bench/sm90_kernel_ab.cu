@@ -29,8 +29,9 @@
 // -DKILN_AB_SPLITK also builds the unpaired split kernel; KILN_AB_TAIL=1 then runs a tail split
 // (tail_split.h; one worker per SM, per pair with -DKILN_AB_CLUSTER=2): the whole tiles on the
 // configured kernel, the last ones split on that one.
-// -DKILN_SM90_DEFER_STORE=1 builds the kernel with the deferred store (kernel_sm90.cuh); A/B
-// against a build without it: bench/defer_store_gpu.sh ab.
+// The kernel defers its stores where its epilogue does (the plain copy, bias + GELU:
+// holds_tiles in store_deferred.cuh); -DKILN_SM90_DEFER_STORE=0 builds it without, the A/B of
+// bench/defer_store_gpu.sh ab.
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
@@ -349,7 +350,7 @@ int main(int argc, char** argv) {
                 "splits=%d defer=%d: %7.1f TFLOP/s",
                 M, N, K, Cfg::BM, Cfg::BN, Cfg::ClusterM, what, Cfg::Stages, KILN_AB_EPISTAGE,
                 Cfg::StagingPerConsumer, tl.tail.tiles, tl.tail.first, tl.tail.splits,
-                int(Cfg::DeferStore), flop / t_lib / 1e9);
+                int(kiln::gemm::sm90::StorePlan<Cfg, Epi>::DeferStore), flop / t_lib / 1e9);
     // The float reference on sampled rows; off_reference(out) prints the largest difference of
     // a device result from it and says whether it exceeds 1% of the largest value.
     std::vector<float> hr;

@@ -6,9 +6,8 @@
 # 16-bit real (K-major and both MN-major), fp8, split complex (K-major bf16, MN-major f16), the
 # bf16 element-wise chain (A/B transforms in shared memory), the host units, device-library
 # tests, the compile-time layout and dispatch checks (gemm_*_check.cu), the kernel A/B harness
-# (plain, and against cuBLASLt with bias + GELU), the MUFU-rate bench, examples, the opt-in
-# deferred store (harness and bf16 unit) and last tile through the ring — a few minutes on
-# 2 cores; --all builds every instantiation unit)
+# (plain, and against cuBLASLt with bias + ReLU / GELU), the MUFU-rate bench, examples — a few
+# minutes on 2 cores; --all builds every instantiation unit)
 set -uo pipefail
 cd "$(dirname "$0")/../.."
 # shellcheck source=tests/cuda/ptxas_verdict.sh
@@ -22,15 +21,8 @@ FLAGS=(-std=c++20 -O3 -gencode=arch=compute_90a,code=sm_90a -Xcompiler -fPIC -Id
 # 0 = A, B K-major, 1 = B MN-major, 2 = A MN-major, 3 = both MN-major); FILE+D1,D2 builds it
 # with -DD1 -DD2 (a harness variant).
 AB_LT=bench/sm90_kernel_ab.cu+KILN_AB_CUBLAS,KILN_AB_BIAS_ACT,KILN_AB_EPISTAGE=1,KILN_AB_GELU
-# The opt-in deferred store and last tile through the ring (kernel_sm90.cuh): harness kernels
-# (plain, bias + ReLU / GELU) and the bf16 library unit, so that they stay spill-free until they
-# are measured and made the default.
-DEFER=KILN_SM90_DEFER_STORE=1
-RING=KILN_SM90_RING_LAST=1
-OPT_IN=(bench/sm90_kernel_ab.cu+$DEFER "$AB_LT,$DEFER"
-          "bench/sm90_kernel_ab.cu+KILN_AB_CUBLAS,KILN_AB_BIAS_ACT,KILN_AB_EPISTAGE=1,$DEFER"
-          src/gemm/sm90_bf16_bf16.cu+KILN_SM90_MAJOR=0,$DEFER
-          bench/sm90_kernel_ab.cu+$RING "$AB_LT,$RING")
+# Bias + ReLU: the harness kernel that keeps the pipelined store rounds beside a held-tile one.
+AB_RELU=bench/sm90_kernel_ab.cu+KILN_AB_CUBLAS,KILN_AB_BIAS_ACT,KILN_AB_EPISTAGE=1
 if [ "${1:-}" = "--all" ]; then
     TUS=()
     # 16-bit real and split-complex units: one build per operand order; 8-bit ones: K-major only
@@ -42,8 +34,7 @@ if [ "${1:-}" = "--all" ]; then
           src/gemm/complex.cu tests/gpu/test_device_lib.cu tests/gpu/permute_check.cu
           tests/cuda/gemm_layout_check.cu
           tests/cuda/gemm_dispatch_check.cu bench/sm90_kernel_ab.cu "$AB_LT" bench/mufu_rate.cu
-          examples/gemm/*.cu "${OPT_IN[@]}")
-    for f in src/gemm/sm90_{bf16,f16}_*.cu; do TUS+=("$f+KILN_SM90_MAJOR=3,$DEFER"); done
+          "$AB_RELU" examples/gemm/*.cu)
 else
     TUS=(src/gemm/sm90_bf16_bf16.cu:0 src/gemm/sm90_bf16_bf16.cu:3 src/gemm/sm90_e4m3_bf16.cu
          src/gemm/complex_sm90_bf16.cu:0 src/gemm/complex_sm90_f16.cu:3
@@ -53,7 +44,7 @@ else
          tests/cuda/gemm_dispatch_check.cu bench/sm90_kernel_ab.cu "$AB_LT" bench/mufu_rate.cu
          examples/gemm/custom_epilogue.cu examples/gemm/linear_bias_gelu.cu
          examples/gemm/gett_contract.cu examples/gemm/complex_planar.cu
-         examples/gemm/elementwise_chain.cu "${OPT_IN[@]}")
+         examples/gemm/elementwise_chain.cu "$AB_RELU")
 fi
 fail=0
 pids=()

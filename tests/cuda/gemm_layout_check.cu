@@ -5,11 +5,9 @@
 //     pair hits 32 distinct banks (the epilogue's writes of D and reads of staged C);
 //   - Config's epilogue staging budget: which staging buffer each kernel shape gets and that it
 //     fits the 227 KiB beside its ring;
-//   - which kernels take the opt-in deferred store (store_deferred.cuh), compiled in here, and
-//     their register split.
+//   - which kernels take the deferred store (store_deferred.cuh): the configs that can, the
+//     epilogues that do, and their register split.
 #include <cuda_bf16.h>
-
-#define KILN_SM90_DEFER_STORE 1
 
 #include "kiln/gemm/kernel_sm90.cuh"
 
@@ -89,20 +87,34 @@ using Plain192 = sm90::Config<T, T, 192, 4, 1>;
 static_assert(Plain192::StoreBuffers == 1, "an odd number of panels: one buffer");
 // The deferred store: a tile's panels leave one per k-block through the staging panels as
 // buffers in turn; staged C (the next tile's C lands in the staging buffer), split-K (the
-// fix-up), two staged vectors (they spilled) and fp32 outputs (no staging) do not defer; a
-// deferred kernel's consumers get 240 registers, its producer 24, the others keep 232 / 40.
-static_assert(Plain::DeferStore && Plain::DeferBuffers == 2, "plain: deferred, two buffers");
-static_assert(Linear256::DeferStore && Linear256::DeferBuffers == 1,
+// fix-up), two staged vectors (they spilled) and fp32 outputs (no staging) cannot defer.
+static_assert(Plain::CanDeferStore && Plain::DeferBuffers == 2, "plain: deferred, two buffers");
+static_assert(Linear256::CanDeferStore && Linear256::DeferBuffers == 1,
               "128 x 256 linear: deferred through its one panel");
-static_assert(Linear128::DeferStore && Linear128::DeferBuffers == 2, "128 x 128 linear");
-static_assert(!Chain::DeferStore && !Split::DeferStore, "staged C and split-K: not deferred");
-static_assert(!sm90::Config<T, T, 256, 3, 2, false, false, 1, false, stage_columns(2)>::DeferStore,
-              "two staged vectors (the chain kernels without staged C): not deferred");
-static_assert(!sm90::Config<T, float, 256, 4, 1>::DeferStore, "fp32 outputs: not deferred");
-static_assert(Plain192::DeferStore == (Plain192::StagingPanels == 1),
+static_assert(Linear128::CanDeferStore && Linear128::DeferBuffers == 2, "128 x 128 linear");
+static_assert(!Chain::CanDeferStore && !Split::CanDeferStore,
+              "staged C and split-K: not deferred");
+static_assert(
+    !sm90::Config<T, T, 256, 3, 2, false, false, 1, false, stage_columns(2)>::CanDeferStore,
+    "two staged vectors (the chain kernels without staged C): not deferred");
+static_assert(!sm90::Config<T, float, 256, 4, 1>::CanDeferStore, "fp32 outputs: not deferred");
+static_assert(Plain192::CanDeferStore == (Plain192::StagingPanels == 1),
               "three panels defer only through one buffer");
-static_assert(Plain::ConsumerRegs == 240 && Plain::ProducerRegs == 24 &&
-                  Split::ConsumerRegs == 232 && Split::ProducerRegs == 40,
+// Of the configs that can, the kernels whose epilogue was measured faster with it do (the copy
+// and bias + GELU); bias + ReLU and the unmeasured epilogues keep the pipelined rounds. A
+// deferred kernel's consumers get 240 registers, its producer 24; the others keep 232 / 40.
+using kiln::gemm::Activation;
+using PlainPlan = sm90::StorePlan<Plain, kiln::gemm::EpilogueCopy>;
+using GeluPlan = sm90::StorePlan<Linear256, kiln::gemm::EpilogueBiasAct<Activation::GELU>>;
+using ReluPlan = sm90::StorePlan<Linear256, kiln::gemm::EpilogueBiasAct<Activation::ReLU>>;
+using LinearPlan = sm90::StorePlan<Linear256, kiln::gemm::EpilogueLinear<T, Activation::GELU>>;
+using SplitPlan = sm90::StorePlan<Split, kiln::gemm::EpilogueCopy>;
+static_assert(PlainPlan::DeferStore && GeluPlan::DeferStore, "copy and bias + GELU: deferred");
+static_assert(!ReluPlan::DeferStore && !LinearPlan::DeferStore,
+              "bias + ReLU and EpilogueLinear: pipelined rounds");
+static_assert(!SplitPlan::DeferStore, "a config that cannot defer does not, whatever its epilogue");
+static_assert(PlainPlan::ConsumerRegs == 240 && PlainPlan::ProducerRegs == 24 &&
+                  ReluPlan::ConsumerRegs == 232 && ReluPlan::ProducerRegs == 40,
               "register split: deferred kernels give the consumers 8 more");
 
 }  // namespace

@@ -151,41 +151,35 @@ struct Config {
     // per k-block under the next tile's wgmmas. Not with staged C (the next tile's C lands in
     // the staging buffer), in split-K kernels (their fix-up stores partial sums first), nor with
     // more than one staged column vector: the chain kernels' epilogues (the affine fold's v, row
-    // and column sums) spilled 132-144 bytes beside the held tile.
-    // Opt-in (-DKILN_SM90_DEFER_STORE=1) until it has run on a GPU: written and compile-checked
-    // in session 14, which had no device time left (bench/NOTES.md, "v19").
+    // and column sums) spilled 132-144 bytes beside the held tile. Whether a kernel defers also
+    // depends on its epilogue (StorePlan below). -DKILN_SM90_DEFER_STORE=0 turns it off (A/B).
 #ifndef KILN_SM90_DEFER_STORE
-#define KILN_SM90_DEFER_STORE 0
+#define KILN_SM90_DEFER_STORE 1
 #endif
-    static constexpr bool DeferStore =
+    static constexpr bool CanDeferStore =
         KILN_SM90_DEFER_STORE && StagedStore && !StageC && !SplitK && ColumnVectors <= 1 &&
         BN / 64 % StagingPanels == 0;
-    static constexpr int DeferBuffers = DeferStore ? StagingPanels : 1;
-    // Last tile through the ring (opt-in, -DKILN_SM90_RING_LAST=1, unmeasured like the deferred
-    // store): a CTA's last tile leaves through four one-panel buffers in the stage ring, which
-    // no load refills by then, so its store rounds never wait for one another's reads. For
-    // one-wave launches (2048^3: every CTA runs one tile), where deferring has nothing to hide
-    // the stores under; not with the deferred store (together, bias + ReLU spilled 96 bytes).
-#ifndef KILN_SM90_RING_LAST
-#define KILN_SM90_RING_LAST 0
-#endif
-    static constexpr bool RingLastTile =
-        KILN_SM90_RING_LAST && StagedStore && !StageC && !SplitK && Planes == 1 && !DeferStore;
+    static constexpr int DeferBuffers = CanDeferStore ? StagingPanels : 1;
+    static constexpr int CFullOffset = 512;  // one mbarrier per consumer: its C tile landed
+    static_assert(SplitFlagOffset + 4 * Consumers <= CFullOffset &&
+                  CFullOffset + 8 * Consumers <= BarrierBytes, "barrier block layout");
+    static constexpr int SmemBytes = smem_with(StagingPerConsumer);
+    static_assert(SmemBytes <= SmemLimit, "pipeline does not fit in 227 KiB of shared memory");
+};
+
+/// What one instantiation does with its stores and registers: Cfg's deferred store where the
+/// epilogue gains from it (holds_tiles, store_deferred.cuh).
+template <class Cfg, class Epilogue>
+struct StorePlan {
+    static constexpr bool DeferStore = Cfg::CanDeferStore && holds_tiles<Epilogue>;
     // Registers per thread after setmaxnreg (ptxas allocates up to them in each role's code).
     // Holding a tile takes 64 more beside the accumulator: the producer's thread gives up 16
     // (its scheduler math is 32-bit, so 24 suffice), else bias + ReLU and bias-only kernels
     // spilled 16-40 bytes.
     static constexpr int ProducerRegs = DeferStore ? 24 : 40;
     static constexpr int ConsumerRegs = DeferStore ? 240 : 232;
-    static_assert(ProducerRegs * 128 + ConsumerRegs * 128 * Consumers <= 65536,
+    static_assert(ProducerRegs * 128 + ConsumerRegs * 128 * Cfg::Consumers <= 65536,
                   "register split exceeds the SM's 64K registers");
-    static constexpr int CFullOffset = 512;  // one mbarrier per consumer: its C tile landed
-    static_assert(SplitFlagOffset + 4 * Consumers <= CFullOffset &&
-                  CFullOffset + 8 * Consumers <= BarrierBytes, "barrier block layout");
-    static constexpr int SmemBytes = smem_with(StagingPerConsumer);
-    static_assert(!RingLastTile || Stages * StageBytes >= Consumers * 64 * BN * 2,
-                  "the ring holds every consumer's whole part of the last tile");
-    static_assert(SmemBytes <= SmemLimit, "pipeline does not fit in 227 KiB of shared memory");
 };
 
 struct Problem {
@@ -335,12 +329,7 @@ __device__ __forceinline__ void store_direct(const float (&acc)[NAcc], Out* __re
 
 /// Named barriers of the consumers (id 0 is __syncthreads). The staging barrier of a consumer
 /// also orders its split-K fix-up (the same 128 threads, one after the other).
-/// kRingBarrier: both consumers' wgmmas are done with the ring (the last tile's stores reuse it).
-enum Barrier : int {
-    kStagingBarrier = 1 /* + consumer index */,
-    kTransformBarrier = 3,
-    kRingBarrier = 4
-};
+enum Barrier : int { kStagingBarrier = 1 /* + consumer index */, kTransformBarrier = 3 };
 
 /// tm_d: D's map, rank 3 {N, M, batch} or, for two column modes, rank 4 {c0, M, N / c0, batch};
 /// used when dv.tma_store (Cfg::StagedStore kernels only).
@@ -357,6 +346,7 @@ __global__ void __launch_bounds__(Cfg::Threads, 1)
                 Epilogue epi, Xf xf, SplitK split) {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
     using Element = typename Cfg::Element;
+    using Plan = StorePlan<Cfg, Epilogue>;
     constexpr int BM = Cfg::BM, BN = Cfg::BN, BK = Cfg::BK, Stages = Cfg::Stages;
     constexpr int Planes = Cfg::Planes;
     extern __shared__ uint8_t smem_raw[];
@@ -412,7 +402,7 @@ __global__ void __launch_bounds__(Cfg::Threads, 1)
 
     if (warpgroup == 0) {
         // ---------------- producer ----------------
-        dev::regs::decrease<Cfg::ProducerRegs>();
+        dev::regs::decrease<Plan::ProducerRegs>();
         // One thread issues the loads; the others leave now rather than wait at the closing
         // cluster barrier: waiting there for the whole kernel slowed every CTA of a 2-CTA launch
         // by 25% on DRAM-streaming shapes (bench/NOTES.md, "v15").
@@ -444,7 +434,7 @@ __global__ void __launch_bounds__(Cfg::Threads, 1)
         }
     } else {
         // ---------------- consumers ----------------
-        dev::regs::increase<Cfg::ConsumerRegs>();
+        dev::regs::increase<Plan::ConsumerRegs>();
         constexpr auto DT = wgmma_type<Element>;
         const int cw = warpgroup - 1;  // consumer index: rows [64*cw, 64*cw + 64) of the tile
         const int t = threadIdx.x % 128;
@@ -474,7 +464,7 @@ __global__ void __launch_bounds__(Cfg::Threads, 1)
             else return false;
         }();
         uint32_t c_phase = 0;
-        // The previous tile's results while their panels are stored (Cfg::DeferStore kernels).
+        // The previous tile's results while their panels are stored (Plan::DeferStore kernels).
         HeldTile<typename Cfg::Out, BN, Cfg::DeferBuffers> held;
         static_assert(!Cfg::StageColumns || column_vectors_of<Epilogue> <= Cfg::ColumnVectors,
                       "the epilogue reads more column vectors than the kernel stages");
@@ -549,7 +539,7 @@ __global__ void __launch_bounds__(Cfg::Threads, 1)
                     if (kb == w.k_begin) stage_inputs(tc);
                 }
                 // One panel of the previous tile per k-block, while this batch runs.
-                if constexpr (Cfg::DeferStore)
+                if constexpr (Plan::DeferStore)
                     held.store_next(my_staging, &tm_d, dv.c0, kStagingBarrier + cw, t);
                 // Keep one batch in flight: the previous stage's wgmmas have retired once at
                 // most one group is pending, so its buffer can go back to the producer.
@@ -568,7 +558,7 @@ __global__ void __launch_bounds__(Cfg::Threads, 1)
             // ---------------- epilogue: registers -> global, predicated ----------------
             // A short K may leave panels of the previous tile held: they go first, which also
             // frees their registers for the epilogue's arithmetic on every path.
-            if constexpr (Cfg::DeferStore)
+            if constexpr (Plan::DeferStore)
                 held.flush(my_staging, &tm_d, dv.c0, kStagingBarrier + cw, t);
             const int part_row = tc.m * BM + cw * 64, part_col = tc.n * BN;  // this part's origin
             const int row0 = part_row + dev::wgmma::accumulator_row(t, 0);
@@ -576,19 +566,7 @@ __global__ void __launch_bounds__(Cfg::Threads, 1)
             // The TMA-store path (Cfg::StagedStore kernels, dv.tma_store); before_round: what
             // runs ahead of each store round (store_staged.cuh).
             const auto store_tile = [&](const auto& before_round) {
-                if constexpr (Cfg::RingLastTile) {
-                    // The CTA's last tile: every load into the ring has landed and been read
-                    // once both consumers' wgmmas are done, so each takes 64 x BN of it as one
-                    // buffer per panel (no round waits for another's reads).
-                    if (u + clusters >= sched.total()) {
-                        dev::named_barrier::sync(kRingBarrier, 128 * Cfg::Consumers);
-                        store_staged<typename Cfg::Out, 1, BN / 64>(
-                            acc[0], smem + cw * 64 * BN * 2, &tm_d, part_row, part_col,
-                            tc.batch, dv.c0, kStagingBarrier + cw, t, before_round);
-                        return;
-                    }
-                }
-                if constexpr (Cfg::DeferStore) {
+                if constexpr (Plan::DeferStore) {
                     // The CTA's last tile has no mainloop after it to hide its rounds under:
                     // held and flushed, its rounds ran 3% slower than pipelined ones (2048^3).
                     if (u + clusters < sched.total()) {

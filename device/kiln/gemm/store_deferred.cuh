@@ -17,10 +17,23 @@
 #include <cstdint>
 #include <cuda.h>
 
+#include "kiln/gemm/epilogue.cuh"
 #include "kiln/gemm/numeric.cuh"
 #include "kiln/gemm/store_staged.cuh"
 
 namespace kiln::gemm::sm90 {
+
+/// Whether kernels with this epilogue hold their tiles: where the deferred store was measured
+/// faster (bench/NOTES.md, "v19": A/B in one process on an H100, 2048^3 to 8192^3 and two LLM
+/// shapes): the plain copy +0.3-1.8% and bias + GELU +0-1.7% on shapes of several tiles per
+/// CTA. Bias + ReLU lost 0.3-1% (its short epilogue already hides under the TMA reads of each
+/// round), and epilogues not measured keep the pipelined rounds.
+template <class Epilogue>
+inline constexpr bool holds_tiles = false;
+template <>
+inline constexpr bool holds_tiles<EpilogueCopy> = true;
+template <>
+inline constexpr bool holds_tiles<EpilogueBiasAct<Activation::GELU>> = true;
 
 template <class Out, int BN, int Buffers>
 class HeldTile {
