@@ -8,6 +8,7 @@
 //   - which kernels take the deferred store (store_deferred.cuh): the configs that can, the
 //     epilogues that do, and their register split.
 #include <cuda_bf16.h>
+#include <cuda_fp8.h>
 
 #include "kiln/gemm/kernel_sm90.cuh"
 
@@ -87,19 +88,23 @@ using Plain192 = sm90::Config<T, T, 192, 4, 1>;
 static_assert(Plain192::StoreBuffers == 1, "an odd number of panels: one buffer");
 // The deferred store: a tile's panels leave one per k-block through the staging panels as
 // buffers in turn; staged C (the next tile's C lands in the staging buffer), split-K (the
-// fix-up), two staged vectors (they spilled) and fp32 outputs (no staging) cannot defer.
+// fix-up), two staged vectors (they spilled), fp32 outputs (no staging), tiles other than
+// 128 x 256 (the 128 x 128 kernels measured slower with it) and 8-bit inputs (not measured)
+// cannot defer.
 static_assert(Plain::CanDeferStore && Plain::DeferBuffers == 2, "plain: deferred, two buffers");
 static_assert(Linear256::CanDeferStore && Linear256::DeferBuffers == 1,
               "128 x 256 linear: deferred through its one panel");
-static_assert(Linear128::CanDeferStore && Linear128::DeferBuffers == 2, "128 x 128 linear");
+static_assert(!Linear128::CanDeferStore && !sm90::Config<T, T, 128, 6, 1>::CanDeferStore,
+              "128 x 128 tiles: not deferred");
 static_assert(!Chain::CanDeferStore && !Split::CanDeferStore,
               "staged C and split-K: not deferred");
 static_assert(
     !sm90::Config<T, T, 256, 3, 2, false, false, 1, false, stage_columns(2)>::CanDeferStore,
     "two staged vectors (the chain kernels without staged C): not deferred");
 static_assert(!sm90::Config<T, float, 256, 4, 1>::CanDeferStore, "fp32 outputs: not deferred");
-static_assert(Plain192::CanDeferStore == (Plain192::StagingPanels == 1),
-              "three panels defer only through one buffer");
+static_assert(!Plain192::CanDeferStore, "192-wide tiles: not deferred");
+static_assert(!sm90::Config<__nv_fp8_e4m3, T, 256, 4, 2>::CanDeferStore,
+              "8-bit inputs: not deferred");
 // Of the configs that can, the kernels whose epilogue was measured faster with it do (the copy
 // and bias + GELU); bias + ReLU and the unmeasured epilogues keep the pipelined rounds. A
 // deferred kernel's consumers get 240 registers, its producer 24; the others keep 232 / 40.

@@ -151,14 +151,17 @@ struct Config {
     // per k-block under the next tile's wgmmas. Not with staged C (the next tile's C lands in
     // the staging buffer), in split-K kernels (their fix-up stores partial sums first), nor with
     // more than one staged column vector: the chain kernels' epilogues (the affine fold's v, row
-    // and column sums) spilled 132-144 bytes beside the held tile. Whether a kernel defers also
-    // depends on its epilogue (StorePlan below). -DKILN_SM90_DEFER_STORE=0 turns it off (A/B).
+    // and column sums) spilled 132-144 bytes beside the held tile. Where it was measured: 16-bit
+    // inputs on 128 x 256 tiles; the 128 x 128 kernels lost 2-5% with it at decode-ish
+    // 256 x 8192 x 8192 (bench/NOTES.md, "v19"), and 8-bit inputs are not measured. Whether a
+    // kernel defers also depends on its epilogue (StorePlan below). -DKILN_SM90_DEFER_STORE=0
+    // turns it off (A/B).
 #ifndef KILN_SM90_DEFER_STORE
 #define KILN_SM90_DEFER_STORE 1
 #endif
-    static constexpr bool CanDeferStore =
-        KILN_SM90_DEFER_STORE && StagedStore && !StageC && !SplitK && ColumnVectors <= 1 &&
-        BN / 64 % StagingPanels == 0;
+    static constexpr bool CanDeferStore = KILN_SM90_DEFER_STORE && StagedStore && !StageC &&
+                                          !SplitK && ColumnVectors <= 1 && BN == 256 &&
+                                          sizeof(Element) == 2;
     static constexpr int DeferBuffers = CanDeferStore ? StagingPanels : 1;
     static constexpr int CFullOffset = 512;  // one mbarrier per consumer: its C tile landed
     static_assert(SplitFlagOffset + 4 * Consumers <= CFullOffset &&
