@@ -26,8 +26,8 @@ namespace kiln::gemm::sm90 {
 /// Whether kernels with this epilogue hold their tiles: where the deferred store was measured
 /// faster (bench/NOTES.md, "v19": A/B in one process on an H100, 2048^3 to 8192^3 and two LLM
 /// shapes): the plain copy +0.3-1.8% and bias + GELU +0-1.7% on shapes of several tiles per
-/// CTA. Bias + ReLU lost 0.3-1% (its short epilogue already hides under the TMA reads of each
-/// round), and epilogues not measured keep the pipelined rounds.
+/// CTA. Bias + ReLU lost 0.3-1%, 1% even at 2048^3, where no tile is held (the kernel's code
+/// and register split alone), and epilogues not measured keep the pipelined rounds.
 template <class Epilogue>
 inline constexpr bool holds_tiles = false;
 template <>
