@@ -11,7 +11,9 @@
 #                                     rounds, default 3) on SHAPES ("cM,N,K ...", default the
 #                                     six below: about 9 minutes at 3 rounds; split them over two
 #                                     calls). Only the epilogues that hold tiles (holds_tiles:
-#                                     copy, bias + GELU) differ between d0 and d1.
+#                                     copy, bias + GELU) differ between d0 and d1; bias + ReLU
+#                                     builds the same kernel under both labels, the pair's
+#                                     control (its spread is the run's noise).
 #   bench/defer_store_gpu.sh library [STEPS]
 #                                     builds the library (build-gemm, about 6 minutes on 16
 #                                     cores; up to date on a second call to a warm machine), then

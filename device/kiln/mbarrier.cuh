@@ -6,6 +6,7 @@
 // barrier pairs with the (stage, phase) bookkeeping every producer/consumer loop needs.
 #pragma once
 #include "kiln/cstdint.cuh"
+#include "kiln/smem.cuh"
 #include <cuda/ptx>
 
 namespace kiln::dev::mbarrier {
@@ -25,7 +26,7 @@ __device__ __forceinline__ void arrive(uint64_t* bar) {
 /// wgmmas that already retired), so no cluster-scope release fence is needed, and that fence
 /// costs more than a whole k-block (measured: 2x slower GEMM with .release.cluster).
 __device__ __forceinline__ void arrive_cluster(uint64_t* bar, uint32_t cta) {
-    uint32_t local = static_cast<uint32_t>(__cvta_generic_to_shared(bar));
+    uint32_t local = dev::smem::address(bar);
     uint32_t remote;
     asm volatile("mapa.shared::cluster.u32 %0, %1, %2;" : "=r"(remote) : "r"(local), "r"(cta));
     asm volatile("mbarrier.arrive.shared::cluster.b64 _, [%0];" ::"r"(remote) : "memory");

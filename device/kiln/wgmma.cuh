@@ -10,6 +10,7 @@
 // registers written by ordinary code, mma()..., commit(), wait<N>() before reading D.
 #pragma once
 #include "kiln/cstdint.cuh"
+#include "kiln/smem.cuh"
 #include "kiln/swizzle.cuh"
 
 namespace kiln::dev::wgmma {
@@ -27,7 +28,7 @@ inline constexpr int k_per_mma = (T == DType::E4M3 || T == DType::E5M2) ? 32 : 1
 /// `lbo` is the distance between swizzle atoms along MN and `sbo` between 8-deep K groups.
 template <swizzle::Mode M>
 __device__ __forceinline__ uint64_t make_desc(const void* smem, uint32_t lbo, uint32_t sbo) {
-    uint32_t addr = static_cast<uint32_t>(__cvta_generic_to_shared(smem));
+    uint32_t addr = dev::smem::address(smem);
     uint64_t d = 0;
     d |= static_cast<uint64_t>((addr & 0x3FFFF) >> 4);
     d |= static_cast<uint64_t>((lbo >> 4) & 0x3FFF) << 16;
