@@ -29,10 +29,14 @@
 // -DKILN_AB_SPLITK also builds the unpaired split kernel; KILN_AB_TAIL=1 then runs a tail split
 // (tail_split.h; one worker per SM, per pair with -DKILN_AB_CLUSTER=2): the whole tiles on the
 // configured kernel, the last ones split on that one.
+// KILN_AB_SUSTAIN=S (with -DKILN_AB_CUBLAS) replaces the alternation: each of the two runs
+// back to back for S seconds, twice, with the SM clock and board power sampled through NVML
+// (clock_sampler.h); KILN_AB_ONCE=1 calls each twice untimed (0 TFLOP/s), for Nsight Compute.
 // The kernel defers its stores where its epilogue does (the plain copy, bias + GELU:
 // holds_tiles in store_deferred.cuh); -DKILN_SM90_DEFER_STORE=0 builds it without, the A/B of
 // bench/defer_store_gpu.sh ab.
 #include <algorithm>
+#include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <dlfcn.h>
@@ -50,6 +54,7 @@
 #include "kiln/gemm/launch_sm90.cuh"
 #include "kiln/gemm/params.h"
 #include "../tests/gpu/cuda_check.h"
+#include "clock_sampler.h"
 
 namespace {
 
@@ -133,17 +138,25 @@ __global__ void transpose(const T* in, T* out, int rows, int cols) {  // out = i
         out[(i % cols) * rows + i / cols] = in[i];
 }
 
+/// The graph of `calls` back-to-back launches of `launch` on s.
+template <class F>
+cudaGraphExec_t capture_calls(F&& launch, cudaStream_t s, int calls) {
+    cudaGraph_t g;
+    KILN_CUDA_CHECK(cudaStreamBeginCapture(s, cudaStreamCaptureModeThreadLocal));
+    for (int i = 0; i < calls; ++i) launch();
+    KILN_CUDA_CHECK(cudaStreamEndCapture(s, &g));
+    cudaGraphExec_t ge;
+    KILN_CUDA_CHECK(cudaGraphInstantiate(&ge, g, 0));
+    KILN_CUDA_CHECK(cudaGraphDestroy(g));
+    return ge;
+}
+
 template <class F>
 float median_ms_per_call(F&& launch, cudaStream_t s, void* flush, size_t flush_bytes) {
     constexpr int kCalls = 10, kReps = 50;
     launch();
     KILN_CUDA_CHECK(cudaStreamSynchronize(s));
-    cudaGraph_t g;
-    KILN_CUDA_CHECK(cudaStreamBeginCapture(s, cudaStreamCaptureModeThreadLocal));
-    for (int i = 0; i < kCalls; ++i) launch();
-    KILN_CUDA_CHECK(cudaStreamEndCapture(s, &g));
-    cudaGraphExec_t ge;
-    KILN_CUDA_CHECK(cudaGraphInstantiate(&ge, g, 0));
+    cudaGraphExec_t ge = capture_calls(launch, s, kCalls);
     cudaEvent_t t0, t1;
     KILN_CUDA_CHECK(cudaEventCreate(&t0));
     KILN_CUDA_CHECK(cudaEventCreate(&t1));
@@ -160,8 +173,48 @@ float median_ms_per_call(F&& launch, cudaStream_t s, void* flush, size_t flush_b
     }
     std::sort(ms.begin(), ms.end());
     KILN_CUDA_CHECK(cudaGraphExecDestroy(ge));
-    KILN_CUDA_CHECK(cudaGraphDestroy(g));
     return ms[ms.size() / 2];
+}
+
+/// KILN_AB_SUSTAIN=S: `launch` replayed back to back for about S seconds (graphs of 20 calls,
+/// no L2 flush between them, so the board settles at its power limit), the SM clock and power
+/// sampled meanwhile. Prints the rate, the clock, and the work per clock (TFLOP/s per GHz),
+/// which stays comparable between kernels that the power limit clocks differently.
+template <class F>
+void print_sustained(const char* who, F&& launch, cudaStream_t s, double seconds, double flop,
+                     kiln::bench::ClockSampler& sampler) {
+    constexpr int kCalls = 20, kBatch = 8;
+    cudaGraphExec_t ge = capture_calls(launch, s, kCalls);
+    for (int i = 0; i < kBatch; ++i) KILN_CUDA_CHECK(cudaGraphLaunch(ge, s));  // warm-up
+    KILN_CUDA_CHECK(cudaStreamSynchronize(s));
+    cudaEvent_t t0, t1;
+    KILN_CUDA_CHECK(cudaEventCreate(&t0));
+    KILN_CUDA_CHECK(cudaEventCreate(&t1));
+    sampler.start();
+    KILN_CUDA_CHECK(cudaEventRecord(t0, s));
+    const auto until = std::chrono::steady_clock::now() + std::chrono::duration<double>(seconds);
+    long calls = 0;
+    while (std::chrono::steady_clock::now() < until) {
+        for (int i = 0; i < kBatch; ++i) KILN_CUDA_CHECK(cudaGraphLaunch(ge, s));
+        calls += kBatch * kCalls;
+        KILN_CUDA_CHECK(cudaStreamSynchronize(s));
+    }
+    KILN_CUDA_CHECK(cudaEventRecord(t1, s));
+    KILN_CUDA_CHECK(cudaEventSynchronize(t1));
+    const auto c = sampler.stop();
+    float ms = 0;
+    KILN_CUDA_CHECK(cudaEventElapsedTime(&ms, t0, t1));
+    const double tflops = flop * calls / (ms * 1e9);
+    std::printf("  sustained %s %7.1f TFLOP/s at %5.0f MHz %5.1f W (%d samples, reasons 0x%llx) "
+                "%6.1f TFLOP/s per GHz\n",
+                who, tflops, c.sm_mhz, c.watts, c.samples, (unsigned long long)c.reasons,
+                c.sm_mhz > 0 ? tflops / (c.sm_mhz / 1000) : 0.0);
+    KILN_CUDA_CHECK(cudaGraphExecDestroy(ge));
+}
+
+bool env_set(const char* name) {
+    const char* v = std::getenv(name);
+    return v && v[0] && v[0] != '0';
 }
 
 #if defined(KILN_AB_CUBLAS)
@@ -345,12 +398,22 @@ int main(int argc, char** argv) {
         }
     };
     const double flop = 2.0 * M * N * K;
-    const float t_lib = median_ms_per_call(lib, s, flush, flush_bytes);
+    // KILN_AB_ONCE=1: two calls of each kernel and no timing (for Nsight Compute).
+    const bool once = env_set("KILN_AB_ONCE");
+    const char* sustain = std::getenv("KILN_AB_SUSTAIN");
+    const double sustain_s = sustain ? std::atof(sustain) : 0;
+    float t_lib = 0;
+    if (once) {
+        lib();
+        lib();
+    } else {
+        t_lib = median_ms_per_call(lib, s, flush, flush_bytes);
+    }
     std::printf("%dx%dx%d library %dx%d c%d %s stages=%d epistage=%d staging=%d tail=%d/%d "
                 "splits=%d defer=%d: %7.1f TFLOP/s",
                 M, N, K, Cfg::BM, Cfg::BN, Cfg::ClusterM, what, Cfg::Stages, KILN_AB_EPISTAGE,
                 Cfg::StagingPerConsumer, tl.tail.tiles, tl.tail.first, tl.tail.splits,
-                int(kiln::gemm::sm90::StorePlan<Cfg, Epi>::DeferStore), flop / t_lib / 1e9);
+                int(kiln::gemm::sm90::StorePlan<Cfg, Epi>::DeferStore), once ? 0.0 : flop / t_lib / 1e9);
     // The float reference on sampled rows; off_reference(out) prints the largest difference of
     // a device result from it and says whether it exceeds 1% of the largest value.
     std::vector<float> hr;
@@ -389,6 +452,25 @@ int main(int argc, char** argv) {
         KILN_CUDA_CHECK(cudaMalloc(&dc, sizeof(T) * M * N));
         const auto run_cublas = epi_bias ? cublaslt_bias_act(a, b, epi_bias, dc, M, N, K, s)
                                          : cublas_plain(a, b, dc, M, N, K, s);
+        if (once || sustain_s > 0) {
+            run_cublas();
+            run_cublas();
+            if (off_reference(dc)) {
+                std::printf("  PEER MISMATCH\n");
+                return 1;
+            }
+            std::printf("\n");
+            if (once) return 0;
+            // Two rounds each, alternating, so that drift in the board's state shows.
+            kiln::bench::ClockSampler sampler;
+            if (!sampler.ok()) std::printf("  (NVML not available: no clock or power)\n");
+            for (int round = 0; round < 2; ++round) {
+                print_sustained("library", lib, s, sustain_s, flop, sampler);
+                print_sustained(epi_bias ? "cuBLASLt" : "cuBLAS ", run_cublas, s, sustain_s,
+                                flop, sampler);
+            }
+            return 0;
+        }
         std::vector<float> ratios;
         float t_cu = 0;
         for (int round = 0; round < 5; ++round) {
