@@ -24,4 +24,15 @@ __device__ __forceinline__ void store_u32(uint32_t addr, uint32_t v) {
     asm volatile("st.shared.b32 [%0], %1;" ::"r"(addr), "r"(v) : "memory");
 }
 
+/// stmatrix .x4: four 8 x 8 matrices of 16-bit elements, one instruction per warp. Lane l gives
+/// the address of row l % 8 of matrix l / 8 (16 contiguous bytes) and holds, in r[i], the pair
+/// (row l / 4, columns 2 (l % 4), +1) of matrix i: the layout of a wgmma accumulator's 8-column
+/// group, so a fragment goes to shared memory in a quarter of the 32-bit stores.
+__device__ __forceinline__ void store_matrix_x4(uint32_t addr, uint32_t r0, uint32_t r1,
+                                                uint32_t r2, uint32_t r3) {
+    asm volatile("stmatrix.sync.aligned.m8n8.x4.shared.b16 [%0], {%1, %2, %3, %4};" ::"r"(addr),
+                 "r"(r0), "r"(r1), "r"(r2), "r"(r3)
+                 : "memory");
+}
+
 }  // namespace kiln::dev::smem

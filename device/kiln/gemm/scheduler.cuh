@@ -12,6 +12,7 @@
 #pragma once
 #include <cstdint>
 
+#include "kiln/gemm/fast_divmod.h"
 #include "kiln/gemm/tail_split.h"
 
 namespace kiln::gemm {
@@ -37,9 +38,21 @@ __host__ __device__ constexpr int scheduled_rows(int tiles_m, int cluster_m, Til
 }
 
 struct TileScheduler {
-    int tiles_m, tiles_n, batch, group_m;
+    int tiles_m = 0, tiles_n = 0, batch = 0, group_m = 1;
     int splits = 1;  // K splits per tile
     TileRange range{};  // the launch's tiles
+    // The walk's divisors (fast_divmod.h), derived at construction: a launch builds its scheduler
+    // once and never changes it.
+    FastDivmod per_batch, group, rows, last_rows, split_div, span_div;
+
+    TileScheduler() = default;
+    __host__ __device__ TileScheduler(int tiles_m_, int tiles_n_, int batch_, int group_m_,
+                                      int splits_ = 1, TileRange range_ = {})
+        : tiles_m(tiles_m_), tiles_n(tiles_n_), batch(batch_), group_m(group_m_ < 1 ? 1 : group_m_),
+          splits(splits_), range(range_), per_batch(tiles_m * tiles_n),
+          group(group_m * tiles_n), rows(group_m),
+          last_rows(tiles_m % group_m ? tiles_m % group_m : group_m), split_div(splits),
+          span_div(span()) {}
 
     __host__ __device__ int tiles() const { return tiles_m * tiles_n * batch; }
     /// The tiles this launch runs.
@@ -49,29 +62,31 @@ struct TileScheduler {
     __host__ __device__ int total() const { return span() * splits; }
 
     __host__ __device__ TileCoord at(int t) const {
-        int per_batch = tiles_m * tiles_n;
-        int b = t / per_batch;
-        int r = t - b * per_batch;
-        int group_size = group_m * tiles_n;
-        int g = r / group_size;
-        int first_m = g * group_m;
-        int rows = tiles_m - first_m < group_m ? tiles_m - first_m : group_m;
-        int in = r - g * group_size;
-        return {first_m + in % rows, in / rows, b};
+        const int b = per_batch.div(t);
+        const int r = t - b * per_batch.divisor;
+        const int g = group.div(r);
+        const int first_m = g * group_m;
+        const int in = r - g * group.divisor;
+        // The last group may hold fewer M-tiles than group_m. Chosen field by field: a
+        // reference to either member of this by-value kernel parameter made the compiler copy
+        // the whole scheduler to the stack.
+        const FastDivmod in_group = FastDivmod::select(tiles_m - first_m < group_m, last_rows, rows);
+        const int n = in_group.div(in);
+        return {first_m + in - n * in_group.divisor, n, b};
     }
 
     /// Unit u of total(); the k-blocks of a tile are shared out evenly (sizes differ by <= 1,
     /// the first k_blocks % splits splits one larger), in 32-bit arithmetic: a 64-bit division
     /// is a call whose return address the producer warp, at 24 registers, spilled.
     __host__ __device__ WorkUnit unit(int u, int k_blocks) const {
-        const int split = splits == 1 ? 0 : u / span();
-        const int t = u - split * span();
+        const int split = splits == 1 ? 0 : span_div.div(u);
+        const int t = u - split * span_div.divisor;
         return {at(range.begin + t), t, split, split_begin(split, k_blocks),
                 split_begin(split + 1, k_blocks)};
     }
     /// The first k-block of split s (s = splits: k_blocks).
     __host__ __device__ int split_begin(int s, int k_blocks) const {
-        const int q = k_blocks / splits, r = k_blocks - q * splits;
+        const int q = split_div.div(k_blocks), r = k_blocks - q * splits;
         return s * q + (s < r ? s : r);
     }
 };

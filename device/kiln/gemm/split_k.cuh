@@ -46,8 +46,7 @@ __device__ __forceinline__ bool split_k_reduce(float (&acc)[NAcc], const SplitK&
     kiln::dev::named_barrier::sync(barrier_id, 128);
     if (!*flag) return false;
     __threadfence();  // the other splits' partials are read after their counts
-    auto add = [&](int s, bool assign) {
-        const float4* p = slice(s);
+    auto add = [&](const float4* p, bool assign) {
 #pragma unroll
         for (int j = 0; j < Vectors; ++j) {
             const float4 v = __ldcg(p + j * 128);
@@ -57,9 +56,11 @@ __device__ __forceinline__ bool split_k_reduce(float (&acc)[NAcc], const SplitK&
         }
     };
     // p0 + p1 from the registers when they hold one of them, else both from the workspace.
-    if (split <= 1) add(1 - split, false);
-    else add(0, true), add(1, false);
-    for (int s = 2; s < sk.splits; ++s) add(s, false);
+    if (split <= 1) add(slice(1 - split), false);
+    else add(slice(0), true), add(slice(1), false);
+    // Walked by address: a split index spilled in the 232-register consumers of the SiLU kernels.
+    for (const float4 *p = slice(2), *end = slice(sk.splits); p < end; p += Fragment / 4 * kSplitKConsumers)
+        add(p, false);
     return true;
 }
 

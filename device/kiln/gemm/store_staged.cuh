@@ -61,32 +61,34 @@ struct NoRoundWork {
 /// Waits first until the stores that last read the buffer (Buffers rounds back) are done with it
 /// (TMA bulk groups complete in order); then one thread issues the panels' TMA stores and commits
 /// them as one group. Every thread of the warpgroup calls it.
-/// Opaque: the round stores through st.shared at 32-bit addresses computed from a base the
-/// compiler cannot see through, so a caller's loop (the deferred store's k-loop) cannot hoist
-/// them into registers held across its body (16 generic 64-bit addresses took 32 registers and
-/// spilled). Otherwise the stores go through the generic pointer: the same st.shared stores
-/// spilled 108 bytes in the split-K kernels.
+/// The values go to shared memory by stmatrix, four 8 x 8 matrices (two column groups, both row
+/// halves) per instruction: 4 stores per panel where 32-bit stores took 16 (2048^3: the
+/// epilogue of a tile 300 clocks shorter, bench/NOTES.md "v20").
+/// Opaque: the addresses come from a base the compiler cannot see through, so a caller's loop
+/// (the deferred store's k-loop) cannot hoist them into registers held across its body (16
+/// generic 64-bit addresses took 32 registers and spilled).
 template <int Buffers, bool Opaque = false, class PairBits>
 __device__ __forceinline__ void store_round(const PairBits& pair_bits, uint8_t* buffer,
                                             const CUtensorMap* map, int p0, int panels,
                                             int tile_row, int tile_col, int batch, int c0,
                                             int barrier_id, int t) {
     namespace dev = kiln::dev;
-    const int srow = dev::wgmma::accumulator_row(t, 0), scol = dev::wgmma::accumulator_col(t, 0);
     if (t == 0)
         dev::tma::store_wait_read<Buffers - 1>();
     dev::named_barrier::sync(barrier_id, 128);
-    [[maybe_unused]] uint32_t base = 0;
-    if constexpr (Opaque) base = dev::smem::opaque(dev::smem::address(buffer));
+    uint32_t base = dev::smem::address(buffer);
+    if constexpr (Opaque) base = dev::smem::opaque(base);
+    // stmatrix .x4 per two column groups (j, j + 1): matrix m is group j + m / 2, row half m % 2;
+    // lane l addresses its row l % 8. Conflict-free: a matrix's 8 rows land in 8 distinct
+    // 16-byte chunks (the swizzle).
+    const int lane = t % 32, m = lane / 8;
+    const int row = 16 * (t / 32) + 8 * (m % 2) + lane % 8;
 #pragma unroll
-    for (int j = p0 * kGroupsPerPanel; j < (p0 + panels) * kGroupsPerPanel; ++j)
-#pragma unroll
-        for (int h = 0; h < 2; ++h) {
-            // Conflict-free: a warp's 8 rows land in 8 distinct 16-byte chunks (the swizzle).
-            const uint32_t at = staged_offset(srow + 8 * h, 8 * j - 64 * p0 + scol);
-            if constexpr (Opaque) dev::smem::store_u32(base + at, pair_bits(j, h));
-            else *reinterpret_cast<uint32_t*>(buffer + at) = pair_bits(j, h);
-        }
+    for (int j = p0 * kGroupsPerPanel; j < (p0 + panels) * kGroupsPerPanel; j += 2) {
+        const uint32_t at = staged_offset(row, 8 * (j + m / 2) - 64 * p0);
+        dev::smem::store_matrix_x4(base + at, pair_bits(j, 0), pair_bits(j, 1),
+                                   pair_bits(j + 1, 0), pair_bits(j + 1, 1));
+    }
     dev::fence::proxy_async_shared(); // generic-proxy writes, read next by the TMA unit
     dev::named_barrier::sync(barrier_id, 128);
     if (t == 0) {

@@ -120,6 +120,31 @@ TEST(TileScheduler, OddMTilesPairUpWithPairRows) {
               cta_tiles(unpaired({2 * tail.first, 2 * tail.tiles, false}), 1, kBlocks));
 }
 
+/// Grouped rasterization by plain division: the order at() must walk (M fastest inside groups of
+/// group_m rows, the last group possibly shorter; batch slowest).
+Tile grouped_order(int t, int tiles_m, int tiles_n, int group_m) {
+    const int per_batch = tiles_m * tiles_n, b = t / per_batch, r = t % per_batch;
+    const int g = r / (group_m * tiles_n), in = r % (group_m * tiles_n);
+    const int rows = std::min(group_m, tiles_m - g * group_m);
+    return {g * group_m + in % rows, in / rows, b};
+}
+
+TEST(TileScheduler, WalksGroupedRasterizationOrder) {
+    for (int tiles_m : {1, 7, 16, 33, 64})
+        for (int tiles_n : {1, 5, 48})
+            for (int group_m : {1, 3, 8, 16, 100})
+                for (int batch : {1, 3}) {
+                    const TileScheduler s{tiles_m, tiles_n, batch, group_m};
+                    for (int t = 0; t < s.tiles(); ++t) {
+                        const auto c = s.at(t);
+                        ASSERT_EQ(Tile(c.m, c.n, c.batch),
+                                  grouped_order(t, tiles_m, tiles_n, group_m))
+                            << "tile " << t << " of " << tiles_m << "x" << tiles_n << "x" << batch
+                            << ", group " << group_m;
+                    }
+                }
+}
+
 TEST(TileScheduler, ScheduledRows) {
     EXPECT_EQ(kiln::gemm::scheduled_rows(9, 2, {}), 5);
     EXPECT_EQ(kiln::gemm::scheduled_rows(10, 2, {}), 5);
