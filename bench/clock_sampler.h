@@ -19,18 +19,19 @@ namespace kiln::bench {
 class ClockSampler {
 public:
     struct Summary {
-        double sm_mhz = 0, watts = 0;  // medians over the samples
-        uint64_t reasons = 0;          // OR of NVML's clock-event reasons seen (0x4: power cap)
+        double sm_mhz = 0, watts = 0; // medians over the samples
+        uint64_t reasons = 0;         // OR of NVML's clock-event reasons seen (0x4: power cap)
         int samples = 0;
     };
 
     ClockSampler() {
         lib_ = dlopen("libnvidia-ml.so.1", RTLD_NOW | RTLD_LOCAL);
-        if (!lib_) return;
+        if (!lib_)
+            return;
         auto sym = [&](const char* name) { return dlsym(lib_, name); };
         auto init = reinterpret_cast<int (*)()>(sym("nvmlInit_v2"));
-        auto handle = reinterpret_cast<int (*)(unsigned, void**)>(
-            sym("nvmlDeviceGetHandleByIndex_v2"));
+        auto handle =
+            reinterpret_cast<int (*)(unsigned, void**)>(sym("nvmlDeviceGetHandleByIndex_v2"));
         clock_ = reinterpret_cast<int (*)(void*, int, unsigned*)>(sym("nvmlDeviceGetClockInfo"));
         power_ = reinterpret_cast<int (*)(void*, unsigned*)>(sym("nvmlDeviceGetPowerUsage"));
         reasons_ = reinterpret_cast<int (*)(void*, unsigned long long*)>(
@@ -40,7 +41,8 @@ public:
     }
     ~ClockSampler() {
         stop();
-        if (lib_) dlclose(lib_);
+        if (lib_)
+            dlclose(lib_);
     }
     ClockSampler(const ClockSampler&) = delete;
     ClockSampler& operator=(const ClockSampler&) = delete;
@@ -53,7 +55,8 @@ public:
         mhz_.clear();
         mw_.clear();
         seen_ = 0;
-        if (!ok_) return;
+        if (!ok_)
+            return;
         running_ = true;
         thread_ = std::thread([this, period] {
             while (running_) {
@@ -77,18 +80,22 @@ public:
     }
 
 private:
-    static constexpr int kClockSm = 1;  // NVML_CLOCK_SM
+    static constexpr int kClockSm = 1; // NVML_CLOCK_SM
 
     void sample_once() {
         unsigned mhz = 0, mw = 0;
         unsigned long long r = 0;
-        if (clock_(device_, kClockSm, &mhz) == 0) mhz_.push_back(mhz);
-        if (power_(device_, &mw) == 0) mw_.push_back(mw);
-        if (reasons_(device_, &r) == 0) seen_ |= r;
+        if (clock_(device_, kClockSm, &mhz) == 0)
+            mhz_.push_back(mhz);
+        if (power_(device_, &mw) == 0)
+            mw_.push_back(mw);
+        if (reasons_(device_, &r) == 0)
+            seen_ |= r;
     }
 
     static double median(std::vector<double> v) {
-        if (v.empty()) return 0;
+        if (v.empty())
+            return 0;
         std::nth_element(v.begin(), v.begin() + v.size() / 2, v.end());
         return v[v.size() / 2];
     }
@@ -105,4 +112,4 @@ private:
     uint64_t seen_ = 0;
 };
 
-}  // namespace kiln::bench
+} // namespace kiln::bench

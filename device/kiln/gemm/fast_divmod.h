@@ -1,5 +1,5 @@
 // kiln::gemm::FastDivmod — n / d and n % d for 0 <= n < 2^31 by a divisor fixed at launch, as
-// one 64-bit multiply and a shift (the round-up method: Granlund and Montgomery, "Division by
+// a multiply-high and a shift (the round-up method: Granlund and Montgomery, "Division by
 // invariant integers using multiplication", PLDI 1994). `/` by a run-time divisor compiles to
 // about 25 instructions with a reciprocal on the special-function unit.
 //
@@ -13,15 +13,17 @@ namespace kiln::gemm {
 
 struct FastDivmod {
     int divisor = 1;
-    uint32_t multiplier = 0;  // divisor >= 2: ceil(2^(32 + shift) / divisor)
-    int shift = 0;            // divisor >= 2: ceil(log2(divisor)) - 1
+    uint32_t multiplier = 0; // divisor >= 2: ceil(2^(32 + shift) / divisor)
+    int shift = 0;           // divisor >= 2: ceil(log2(divisor)) - 1
 
     FastDivmod() = default;
     /// d >= 1 (a scheduler with nothing to walk never divides; it gets 1).
     __host__ __device__ explicit FastDivmod(int d) : divisor(d < 1 ? 1 : d) {
-        if (divisor == 1) return;
+        if (divisor == 1)
+            return;
         int log = 0;
-        while ((int64_t(1) << log) < divisor) ++log;
+        while ((int64_t(1) << log) < divisor)
+            ++log;
         shift = log - 1;
         multiplier = uint32_t(((uint64_t(1) << (32 + shift)) + divisor - 1) / divisor);
     }
@@ -45,4 +47,4 @@ struct FastDivmod {
     }
 };
 
-}  // namespace kiln::gemm
+} // namespace kiln::gemm

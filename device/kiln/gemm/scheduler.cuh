@@ -48,7 +48,8 @@ struct TileScheduler {
     TileScheduler() = default;
     __host__ __device__ TileScheduler(int tiles_m_, int tiles_n_, int batch_, int group_m_,
                                       int splits_ = 1, TileRange range_ = {})
-        : tiles_m(tiles_m_), tiles_n(tiles_n_), batch(batch_), group_m(group_m_ < 1 ? 1 : group_m_),
+        : tiles_m(tiles_m_), tiles_n(tiles_n_), batch(batch_),
+          group_m(group_m_ < 1 ? 1 : group_m_),
           splits(splits_), range(range_), per_batch(tiles_m * tiles_n),
           group(group_m * tiles_n), rows(group_m),
           last_rows(tiles_m % group_m ? tiles_m % group_m : group_m), split_div(splits),
@@ -70,7 +71,8 @@ struct TileScheduler {
         // The last group may hold fewer M-tiles than group_m. Chosen field by field: a
         // reference to either member of this by-value kernel parameter made the compiler copy
         // the whole scheduler to the stack.
-        const FastDivmod in_group = FastDivmod::select(tiles_m - first_m < group_m, last_rows, rows);
+        const FastDivmod in_group =
+            FastDivmod::select(tiles_m - first_m < group_m, last_rows, rows);
         const int n = in_group.div(in);
         return {first_m + in - n * in_group.divisor, n, b};
     }

@@ -59,7 +59,8 @@ __device__ __forceinline__ bool split_k_reduce(float (&acc)[NAcc], const SplitK&
     if (split <= 1) add(slice(1 - split), false);
     else add(slice(0), true), add(slice(1), false);
     // Walked by address: a split index spilled in the 232-register consumers of the SiLU kernels.
-    for (const float4 *p = slice(2), *end = slice(sk.splits); p < end; p += Fragment / 4 * kSplitKConsumers)
+    constexpr int64_t kSplitStride = Fragment / 4 * kSplitKConsumers;  // float4 from s to s + 1
+    for (const float4 *p = slice(2), *end = slice(sk.splits); p < end; p += kSplitStride)
         add(p, false);
     return true;
 }

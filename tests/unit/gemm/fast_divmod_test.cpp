@@ -24,9 +24,11 @@ void expect_exact(int d, int n) {
 
 std::vector<int> numerators() {
     std::vector<int> ns;
-    for (int n = 0; n < 5000; ++n) ns.push_back(n);
+    for (int n = 0; n < 5000; ++n)
+        ns.push_back(n);
     for (int p = 12; p < 31; ++p)
-        for (int delta : {-3, -1, 0, 1, 7}) ns.push_back((1 << p) + delta);
+        for (int delta : {-3, -1, 0, 1, 7})
+            ns.push_back((1 << p) + delta);
     ns.push_back(INT_MAX);
     ns.push_back(INT_MAX - 1);
     return ns;
@@ -35,16 +37,19 @@ std::vector<int> numerators() {
 TEST(FastDivmod, SmallDivisorsOverASweep) {
     const auto ns = numerators();
     for (int d = 1; d <= 4096; ++d)
-        for (int n : ns) expect_exact(d, n);
+        for (int n : ns)
+            expect_exact(d, n);
 }
 
 TEST(FastDivmod, DivisorsNearPowersOfTwoAndTheTop) {
     std::vector<int> ds = {INT_MAX, INT_MAX - 1, 1 << 30, (1 << 30) + 1, (1 << 30) - 1};
     for (int p = 13; p < 31; ++p)
-        for (int delta : {-1, 0, 1}) ds.push_back((1 << p) + delta);
+        for (int delta : {-1, 0, 1})
+            ds.push_back((1 << p) + delta);
     const auto ns = numerators();
     for (int d : ds)
-        for (int n : ns) expect_exact(d, n);
+        for (int n : ns)
+            expect_exact(d, n);
 }
 
 TEST(FastDivmod, ANonPositiveDivisorDividesByOne) {
@@ -52,4 +57,4 @@ TEST(FastDivmod, ANonPositiveDivisorDividesByOne) {
     EXPECT_EQ(FastDivmod(-4).mod(77), 0);
 }
 
-}  // namespace
+} // namespace
