@@ -34,20 +34,15 @@ case ${1:-} in
 ab)
     shapes=${2:-"c1,2048,2048,2048 c2,4096,4096,4096 c2,8192,4096,4096 c2,8192,8192,8192 c2,8192,12288,4096 c2,8192,4096,11008"}
     mkdir -p build-ab
-    key=$(cat bench/sm90_kernel_ab.cu tests/gpu/cuda_check.h $(find device include -type f | sort) \
-          | sha256sum)
-    build() {  # name, defines...
-        nvcc -std=c++20 -O3 -gencode=arch=compute_90a,code=sm_90a -Iinclude -Idevice \
-            -DKILN_AB_CUBLAS "${@:2}" bench/sm90_kernel_ab.cu -o "build-ab/$1" -ldl -lcublas \
-            -lcublasLt || { echo "build failed: $1"; touch build-ab/failed; }
-    }
+    key=$(cat bench/sm90_kernel_ab.cu bench/clock_sampler.h bench/ab_build.sh \
+          tests/gpu/cuda_check.h $(find device include -type f | sort) | sha256sum)
+    # shellcheck source=bench/ab_build.sh
+    source bench/ab_build.sh
     # One label's three epilogues at one cluster size: c<C>_{copy,relu,gelu}_<LABEL>.
     build_label() {  # label, cluster, defines...
-        local name=$1 c=$2 def=(-DKILN_AB_CLUSTER=$2 "${@:3}")
-        build "c${c}_copy_$name" "${def[@]}" &
-        build "c${c}_relu_$name" "${def[@]}" -DKILN_AB_BIAS_ACT -DKILN_AB_EPISTAGE=1 &
-        build "c${c}_gelu_$name" "${def[@]}" -DKILN_AB_BIAS_ACT -DKILN_AB_EPISTAGE=1 \
-            -DKILN_AB_GELU &
+        for e in copy relu gelu; do
+            ab_build "build-ab/c$2_${e}_$1" $e -DKILN_AB_CLUSTER="$2" "${@:3}" &
+        done
     }
     build_all() {
         rm -f build-ab/key build-ab/failed build-ab/c?_*_*

@@ -16,21 +16,15 @@ mkdir -p "$RES" build-power
 mode=${1:?usage: bench/power_gpu.sh sustain|ncu [SHAPES]}
 shapes=${2:-"c1,copy,2048,2048,2048 c2,copy,2048,2048,2048 c1,relu,2048,2048,2048 c1,gelu,2048,2048,2048 c2,copy,8192,8192,8192 c2,relu,8192,8192,8192 c2,gelu,6144,6144,6144"}
 
-key=$(cat bench/sm90_kernel_ab.cu bench/clock_sampler.h tests/gpu/cuda_check.h \
+key=$(cat bench/sm90_kernel_ab.cu bench/clock_sampler.h bench/ab_build.sh tests/gpu/cuda_check.h \
       $(find device include -type f | sort) | sha256sum)
-build() {  # cluster, epilogue
-    local defs=(-DKILN_AB_CUBLAS -DKILN_AB_CLUSTER="$1")
-    case $2 in
-    relu) defs+=(-DKILN_AB_BIAS_ACT -DKILN_AB_EPISTAGE=1) ;;
-    gelu) defs+=(-DKILN_AB_BIAS_ACT -DKILN_AB_EPISTAGE=1 -DKILN_AB_GELU) ;;
-    esac
-    nvcc -std=c++20 -O3 -gencode=arch=compute_90a,code=sm_90a -Iinclude -Idevice "${defs[@]}" \
-        bench/sm90_kernel_ab.cu -o "build-power/c$1_$2" -ldl -lcublas -lcublasLt \
-        || { echo "build failed: c$1_$2"; touch build-power/failed; }
-}
+# shellcheck source=bench/ab_build.sh
+source bench/ab_build.sh
 if [ "$(cat build-power/key 2>/dev/null)" != "$key" ]; then
     rm -f build-power/key build-power/failed build-power/c?_*
-    for c in 1 2; do for e in copy relu gelu; do build $c $e & done; done
+    for c in 1 2; do
+        for e in copy relu gelu; do ab_build "build-power/c${c}_$e" $e -DKILN_AB_CLUSTER=$c & done
+    done
     wait
     [ -e build-power/failed ] && exit 1
     echo "$key" > build-power/key

@@ -172,6 +172,8 @@ float median_ms_per_call(F&& launch, cudaStream_t s, void* flush, size_t flush_b
         if (r >= 5) ms.push_back(m / kCalls);
     }
     std::sort(ms.begin(), ms.end());
+    KILN_CUDA_CHECK(cudaEventDestroy(t0));
+    KILN_CUDA_CHECK(cudaEventDestroy(t1));
     KILN_CUDA_CHECK(cudaGraphExecDestroy(ge));
     return ms[ms.size() / 2];
 }
@@ -209,6 +211,8 @@ void print_sustained(const char* who, F&& launch, cudaStream_t s, double seconds
                 "%6.1f TFLOP/s per GHz\n",
                 who, tflops, c.sm_mhz, c.watts, c.samples, (unsigned long long)c.reasons,
                 c.sm_mhz > 0 ? tflops / (c.sm_mhz / 1000) : 0.0);
+    KILN_CUDA_CHECK(cudaEventDestroy(t0));
+    KILN_CUDA_CHECK(cudaEventDestroy(t1));
     KILN_CUDA_CHECK(cudaGraphExecDestroy(ge));
 }
 
@@ -413,7 +417,8 @@ int main(int argc, char** argv) {
                 "splits=%d defer=%d: %7.1f TFLOP/s",
                 M, N, K, Cfg::BM, Cfg::BN, Cfg::ClusterM, what, Cfg::Stages, KILN_AB_EPISTAGE,
                 Cfg::StagingPerConsumer, tl.tail.tiles, tl.tail.first, tl.tail.splits,
-                int(kiln::gemm::sm90::StorePlan<Cfg, Epi>::DeferStore), once ? 0.0 : flop / t_lib / 1e9);
+                int(kiln::gemm::sm90::StorePlan<Cfg, Epi>::DeferStore),
+                once ? 0.0 : flop / t_lib / 1e9);
     // The float reference on sampled rows; off_reference(out) prints the largest difference of
     // a device result from it and says whether it exceeds 1% of the largest value.
     std::vector<float> hr;
@@ -452,13 +457,15 @@ int main(int argc, char** argv) {
         KILN_CUDA_CHECK(cudaMalloc(&dc, sizeof(T) * M * N));
         const auto run_cublas = epi_bias ? cublaslt_bias_act(a, b, epi_bias, dc, M, N, K, s)
                                          : cublas_plain(a, b, dc, M, N, K, s);
+        const auto peer_off = [&] {  // the peer computes what the library does
+            if (!off_reference(dc)) return false;
+            std::printf("  PEER MISMATCH\n");
+            return true;
+        };
         if (once || sustain_s > 0) {
             run_cublas();
             run_cublas();
-            if (off_reference(dc)) {
-                std::printf("  PEER MISMATCH\n");
-                return 1;
-            }
+            if (peer_off()) return 1;
             std::printf("\n");
             if (once) return 0;
             // Two rounds each, alternating, so that drift in the board's state shows.
@@ -482,10 +489,7 @@ int main(int argc, char** argv) {
         std::printf("  %s %7.1f TFLOP/s  library/peer %.3f [%.3f, %.3f]",
                     epi_bias ? "cuBLASLt" : "cuBLAS", flop / t_cu / 1e9, ratios[2], ratios[0],
                     ratios[4]);
-        if (off_reference(dc)) {  // the peer computes what the library does
-            std::printf("  PEER MISMATCH\n");
-            return 1;
-        }
+        if (peer_off()) return 1;
         KILN_CUDA_CHECK(cudaFree(dc));
     }
 #endif
