@@ -2,7 +2,7 @@
 //
 // Why: a store through a generic pointer costs a 64-bit address register pair; where a loop
 // hoists the addresses of many stores (the deferred store's panels, stored inside the wgmma
-// loop) those pairs crowd out accumulators. st.shared takes 32-bit addresses.
+// loop) those pairs crowd out accumulators. stmatrix takes 32-bit shared-window addresses.
 #pragma once
 #include "kiln/cstdint.cuh"
 
@@ -18,10 +18,6 @@ __device__ __forceinline__ uint32_t address(const void* p) {
 __device__ __forceinline__ uint32_t opaque(uint32_t x) {
     asm volatile("mov.b32 %0, %0;" : "+r"(x));
     return x;
-}
-
-__device__ __forceinline__ void store_u32(uint32_t addr, uint32_t v) {
-    asm volatile("st.shared.b32 [%0], %1;" ::"r"(addr), "r"(v) : "memory");
 }
 
 /// stmatrix .x4: four 8 x 8 matrices of 16-bit elements, one instruction per warp. Lane l gives

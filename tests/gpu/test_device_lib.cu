@@ -191,17 +191,25 @@ __global__ void vec_kernel(const float* in, __nv_bfloat16* b, __half* h, float* 
     dev::vec::store4(f + i, v);
 }
 
-// 7. smem: every thread stores t * 3 + 1 through st.shared at an address made opaque inside a
-// loop (the deferred store's pattern), word (t * 5) % 256 (a permutation), then reads back.
-__global__ void smem_kernel(uint32_t* out) {
-    __shared__ uint32_t buf[256];
-    const int t = threadIdx.x;
+// 7. smem: one warp stores four 8 x 8 matrices of 16-bit values by stmatrix .x4 at an address
+// made opaque inside a loop (the deferred store's pattern), matrix i at 128 * i, row r at 16 r;
+// element (i, r, c) holds 256 * round + 64 * i + 8 * r + c. Lane l holds, of matrix i, row
+// l / 4, columns 2 (l % 4) and 2 (l % 4) + 1 (the wgmma accumulator's layout). Reads back.
+__global__ void smem_kernel(uint16_t* out) {
+    __shared__ __align__(16) uint16_t buf[256];
+    const int l = threadIdx.x;
+    const auto pair = [&](int round, int i) {
+        const uint32_t e = 256 * round + 64 * i + 8 * (l / 4) + 2 * (l % 4);
+        return e | (e + 1) << 16;
+    };
     for (int round = 0; round < 2; ++round) {
         const uint32_t base = dev::smem::opaque(dev::smem::address(buf));
-        dev::smem::store_u32(base + 4 * ((t * 5) % 256), uint32_t(t * 3 + 1 + round));
-        __syncthreads();
-        if (round == 1) out[t] = buf[t];
-        __syncthreads();
+        dev::smem::store_matrix_x4(base + 128 * (l / 8) + 16 * (l % 8), pair(round, 0),
+                                   pair(round, 1), pair(round, 2), pair(round, 3));
+        __syncwarp();
+        if (round == 1)
+            for (int k = l; k < 256; k += 32) out[k] = buf[k];
+        __syncwarp();
     }
 }
 
@@ -277,15 +285,16 @@ int main() {
         "wgmma: m64n64k32 e4m3 x4 (K-major, 128B swizzle) equals host product exactly");
     // --- shared-memory stores ---
     {
-        uint32_t* o;
-        KILN_CUDA_CHECK(cudaMalloc(&o, 256 * 4));
-        smem_kernel<<<1, 256>>>(o);
+        uint16_t* o;
+        KILN_CUDA_CHECK(cudaMalloc(&o, 256 * 2));
+        smem_kernel<<<1, 32>>>(o);
         KILN_CUDA_CHECK(cudaGetLastError());
-        std::vector<uint32_t> got(256);
-        KILN_CUDA_CHECK(cudaMemcpy(got.data(), o, 256 * 4, cudaMemcpyDeviceToHost));
+        std::vector<uint16_t> got(256);
+        KILN_CUDA_CHECK(cudaMemcpy(got.data(), o, 256 * 2, cudaMemcpyDeviceToHost));
         bool ok = true;
-        for (int t = 0; t < 256; ++t) ok &= got[(t * 5) % 256] == uint32_t(t * 3 + 2);
-        expect(ok, "smem: st.shared through an opaque shared-window address lands at its word");
+        for (int k = 0; k < 256; ++k) ok &= got[k] == uint16_t(256 + k);
+        expect(ok, "smem: stmatrix .x4 through an opaque shared-window address lands each matrix "
+                   "row where its lane points");
         cudaFree(o);
     }
     // --- mbarrier, named barriers ---

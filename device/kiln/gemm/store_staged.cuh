@@ -57,7 +57,8 @@ struct NoRoundWork {
 
 /// One store round of a warpgroup's 64 x 64*Panels part: panels [p0, p0 + panels) go through
 /// `buffer` (panels * 8 KiB). pair_bits(j, h) gives the packed 16-bit pair of fragment column
-/// group j, row half h (rows srow + 8h, columns 8j + scol, +1); j and h must fold to constants.
+/// group j, row half h (the wgmma accumulator's rows accumulator_row(t, 0) + 8h, columns
+/// 8j + accumulator_col(t, 0), +1); j and h must fold to constants.
 /// Waits first until the stores that last read the buffer (Buffers rounds back) are done with it
 /// (TMA bulk groups complete in order); then one thread issues the panels' TMA stores and commits
 /// them as one group. Every thread of the warpgroup calls it.
