@@ -10,10 +10,9 @@
 #                                     ABAB against cuBLAS / cuBLASLt (bench/ab_pairs.sh, REPEATS
 #                                     rounds, default 3) on SHAPES ("cM,N,K ...", default the
 #                                     six below: about 9 minutes at 3 rounds; split them over two
-#                                     calls). Only the epilogues that hold tiles (holds_tiles:
-#                                     copy, bias + GELU) differ between d0 and d1; bias + ReLU
-#                                     builds the same kernel under both labels, the pair's
-#                                     control (its spread is the run's noise).
+#                                     calls). All three epilogues hold tiles (holds_tiles:
+#                                     copy, bias + GELU, bias + ReLU since session 17), so each
+#                                     differs between d0 and d1.
 #   bench/defer_store_gpu.sh library [STEPS]
 #                                     builds the library (build-gemm, about 6 minutes on 16
 #                                     cores; up to date on a second call to a warm machine), then

@@ -1,8 +1,10 @@
-// kiln::dev::smem — shared-memory addresses and stores through the 32-bit shared window.
+// kiln::dev::smem — shared-memory addresses, loads and stores through the 32-bit shared window.
 //
-// Why: a store through a generic pointer costs a 64-bit address register pair; where a loop
-// hoists the addresses of many stores (the deferred store's panels, stored inside the wgmma
-// loop) those pairs crowd out accumulators. stmatrix takes 32-bit shared-window addresses.
+// Why: an access through a generic pointer costs a 64-bit address register pair; where a loop
+// hoists the addresses of many accesses (the deferred store's panels, stored inside the wgmma
+// loop; the epilogue's staged bias, read per column group) those pairs crowd out accumulators.
+// The kernels align their dynamic shared memory by integer arithmetic, after which the compiler
+// no longer knows a pointer is shared and emits generic accesses: these take the window address.
 #pragma once
 #include "kiln/cstdint.cuh"
 
@@ -18,6 +20,20 @@ __device__ __forceinline__ uint32_t address(const void* p) {
 __device__ __forceinline__ uint32_t opaque(uint32_t x) {
     asm volatile("mov.b32 %0, %0;" : "+r"(x));
     return x;
+}
+
+/// Two consecutive floats at a shared-window address (8-byte aligned).
+__device__ __forceinline__ float2 load_f32x2(uint32_t addr) {
+    float2 v;
+    asm volatile("ld.shared.v2.f32 {%0, %1}, [%2];" : "=f"(v.x), "=f"(v.y) : "r"(addr) : "memory");
+    return v;
+}
+
+/// One 32-bit word at a shared-window address (4-byte aligned).
+__device__ __forceinline__ uint32_t load_u32(uint32_t addr) {
+    uint32_t v;
+    asm volatile("ld.shared.b32 %0, [%1];" : "=r"(v) : "r"(addr) : "memory");
+    return v;
 }
 
 /// stmatrix .x4: four 8 x 8 matrices of 16-bit elements, one instruction per warp. Lane l gives

@@ -105,21 +105,26 @@ static_assert(!sm90::Config<T, float, 256, 4, 1>::CanDeferStore, "fp32 outputs: 
 static_assert(!Plain192::CanDeferStore, "192-wide tiles: not deferred");
 static_assert(!sm90::Config<__nv_fp8_e4m3, T, 256, 4, 2>::CanDeferStore,
               "8-bit inputs: not deferred");
-// Of the configs that can, the kernels whose epilogue was measured faster with it do (the copy
-// and bias + GELU); bias + ReLU and the unmeasured epilogues keep the pipelined rounds. A
-// deferred kernel's consumers get 240 registers, its producer 24; the others keep 232 / 40.
+// Of the configs that can, the kernels whose epilogue was measured faster with it do (the copy,
+// bias + GELU and bias + ReLU); the unmeasured epilogues keep the pipelined rounds. A deferred
+// kernel's consumers get 240 registers, its producer 24; the others keep 232 / 40.
 using kiln::gemm::Activation;
 using PlainPlan = sm90::StorePlan<Plain, kiln::gemm::EpilogueCopy>;
 using GeluPlan = sm90::StorePlan<Linear256, kiln::gemm::EpilogueBiasAct<Activation::GELU>>;
 using ReluPlan = sm90::StorePlan<Linear256, kiln::gemm::EpilogueBiasAct<Activation::ReLU>>;
 using LinearPlan = sm90::StorePlan<Linear256, kiln::gemm::EpilogueLinear<T, Activation::GELU>>;
 using SplitPlan = sm90::StorePlan<Split, kiln::gemm::EpilogueCopy>;
-static_assert(PlainPlan::DeferStore && GeluPlan::DeferStore, "copy and bias + GELU: deferred");
-static_assert(!ReluPlan::DeferStore && !LinearPlan::DeferStore,
-              "bias + ReLU and EpilogueLinear: pipelined rounds");
+static_assert(PlainPlan::DeferStore && GeluPlan::DeferStore && ReluPlan::DeferStore,
+              "copy, bias + GELU and bias + ReLU: deferred");
+static_assert(!LinearPlan::DeferStore, "EpilogueLinear: pipelined rounds");
 static_assert(!SplitPlan::DeferStore, "a config that cannot defer does not, whatever its epilogue");
 static_assert(PlainPlan::ConsumerRegs == 240 && PlainPlan::ProducerRegs == 24 &&
-                  ReluPlan::ConsumerRegs == 232 && ReluPlan::ProducerRegs == 40,
+                  LinearPlan::ConsumerRegs == 232 && LinearPlan::ProducerRegs == 40,
               "register split: deferred kernels give the consumers 8 more");
+// Only bias + ReLU leaves its activation to the 16-bit pack (cvt.rn.relu).
+static_assert(kiln::gemm::relu_in_pack<kiln::gemm::EpilogueBiasAct<Activation::ReLU>> &&
+                  !kiln::gemm::relu_in_pack<kiln::gemm::EpilogueBiasAct<Activation::GELU>> &&
+                  !kiln::gemm::relu_in_pack<kiln::gemm::EpilogueLinear<T, Activation::ReLU>>,
+              "ReLU in the pack: EpilogueBiasAct<ReLU> only");
 
 }  // namespace

@@ -30,9 +30,15 @@ __device__ __forceinline__ float tanh_fast(float x) {
 
 __device__ __forceinline__ float activate(Activation a, float x) {
     switch (a) {
-    case Activation::ReLU: return x > 0.f ? x : 0.f;
-    case Activation::GELU:  // tanh approximation, as cuBLASLt's GELU epilogue
-        return 0.5f * x * (1.f + tanh_fast(0.7978845608028654f * (x + 0.044715f * x * x * x)));
+    case Activation::ReLU: return x < 0.f ? 0.f : x;  // NaN stays NaN (as torch.relu)
+    case Activation::GELU: {
+        // tanh approximation, as cuBLASLt's GELU epilogue: 0.5x (1 + tanh(sqrt(2/pi) (x +
+        // 0.044715 x^3))), in 5 fp32 operations beside the tanh (it took 8 written as the
+        // formula): the tile's epilogue issues as many of them as the SFU takes for its tanhs.
+        const float u = x * fmaf(0.7978845608028654f * 0.044715f, x * x, 0.7978845608028654f);
+        const float h = 0.5f * x;
+        return fmaf(h, tanh_fast(u), h);
+    }
     case Activation::SiLU: return x / (1.f + __expf(-x));
     default: return x;
     }
@@ -231,7 +237,9 @@ struct EpilogueBiasAct {
 
     /// apply on the column groups [j0, j1) only: the kernel runs it one staged-store round at a
     /// time (store_staged's before_round), under the TMA reads of the round before.
-    template <int NAcc, class S>
+    /// Activate = false leaves the activation out, for a kernel whose pack applies it
+    /// (relu_in_pack below).
+    template <bool Activate = true, int NAcc, class S>
     __device__ __forceinline__ void apply_columns(float (&acc)[NAcc], const S& s, int j0,
                                                   int j1) const {
         static_assert(S::staged, "EpilogueBiasAct reads its bias from the staged columns");
@@ -241,11 +249,21 @@ struct EpilogueBiasAct {
             if (j < j0 || j >= j1) continue;
             const float2 cb = s.column_pair(0, j);
 #pragma unroll
-            for (int e = 0; e < 4; ++e)
-                acc[4 * j + e] = activate<ActT>(alpha * acc[4 * j + e] + (e % 2 ? cb.y : cb.x));
+            for (int e = 0; e < 4; ++e) {
+                const float v = alpha * acc[4 * j + e] + (e % 2 ? cb.y : cb.x);
+                acc[4 * j + e] = Activate ? activate<ActT>(v) : v;
+            }
         }
     }
 };
+
+/// Whether kernels that pack this epilogue's results to 16 bits leave its activation to the
+/// pack (pack_pair<T, true>: cvt.rn.relu) and run apply_columns<false>: ReLU's max then costs
+/// no instruction of its own, a third of the bias + ReLU epilogue's arithmetic.
+template <class E>
+inline constexpr bool relu_in_pack = false;
+template <>
+inline constexpr bool relu_in_pack<EpilogueBiasAct<Activation::ReLU>> = true;
 
 /// Applies `F` elementwise after `E`: D = f(e(acc, ...)).
 template <class E, class F>

@@ -27,6 +27,7 @@
 
 #include "kiln/gemm/numeric.cuh"
 #include "kiln/gemm/store_staged.cuh"
+#include "kiln/smem.cuh"
 
 namespace kiln::gemm {
 
@@ -46,34 +47,37 @@ struct NoStage {
     static constexpr bool staged = false, has_c = false;
 };
 
-/// What one consumer warpgroup staged for its tile. (lrow, lcol): the thread's fragment
-/// origin inside the warpgroup's 64 x width part of the tile (wgmma layout: its values sit at
-/// rows lrow, lrow + 8 and columns lcol + 8j, lcol + 8j + 1).
+/// What one consumer warpgroup staged for its tile, as shared-window addresses (read by
+/// ld.shared: through generic pointers every read took a 64-bit address pair, and ptxas hoisted
+/// them until a held tile's kernel spilled). (lrow, lcol): the thread's fragment origin inside
+/// the warpgroup's 64 x width part of the tile (wgmma layout: its values sit at rows lrow,
+/// lrow + 8 and columns lcol + 8j, lcol + 8j + 1).
 template <bool HasC>
 struct TileStage {
     static constexpr bool staged = true, has_c = HasC;
-    const float* cols;   // column vectors, `width` floats each
+    uint32_t cols;  // column vectors, `width` floats each
     int width;
-    const uint8_t* c;    // C's 64 x width 16-bit tile in staged panels (HasC only)
+    uint32_t c;     // C's 64 x width 16-bit tile in staged panels (HasC only)
     int lrow, lcol;
 
     /// The stage as seen by an epilogue nested inside one that used `used` vectors.
     __device__ __forceinline__ TileStage inner(int used) const {
-        return {cols + used * width, width, c, lrow, lcol};
+        return {cols + 4u * used * width, width, c, lrow, lcol};
     }
     /// Column vector k at the thread's columns lcol + 8j + e (e = 0, 1).
     __device__ __forceinline__ float2 column_pair(int k, int j) const {
-        return *reinterpret_cast<const float2*>(cols + k * width + lcol + 8 * j);
+        return kiln::dev::smem::load_f32x2(cols + 4u * (k * width + lcol + 8 * j));
     }
     /// C at (lrow + 8h, lcol + 8j + e), e = 0, 1, as floats.
     template <class CT>
     __device__ __forceinline__ float2 c_pair(int h, int j) const {
         static_assert(sizeof(CT) == 2, "staged C: 16-bit elements");
-        const uint8_t* at = c + sm90::staged_offset(lrow + 8 * h, lcol + 8 * j);
+        const uint32_t bits =
+            kiln::dev::smem::load_u32(c + sm90::staged_offset(lrow + 8 * h, lcol + 8 * j));
         if constexpr (std::is_same_v<CT, __nv_bfloat16>)
-            return __bfloat1622float2(*reinterpret_cast<const __nv_bfloat162*>(at));
+            return __bfloat1622float2(*reinterpret_cast<const __nv_bfloat162*>(&bits));
         else
-            return __half22float2(*reinterpret_cast<const __half2*>(at));
+            return __half22float2(*reinterpret_cast<const __half2*>(&bits));
     }
 };
 

@@ -1,6 +1,7 @@
 // kiln::gemm numeric helpers: conversions between storage types and fp32.
 #pragma once
 #include <cstdint>
+#include <type_traits>
 #include <cuda_bf16.h>
 #include <cuda_fp16.h>
 #include <cuda_fp8.h>
@@ -26,11 +27,24 @@ template <>
 __device__ __forceinline__ __half from_float<__half>(float x) { return __float2half_rn(x); }
 
 /// Two fp32 values as one register of a 16-bit type (round to nearest even), a in the low half.
-template <class T>
+/// Relu: max(x, 0) of each, NaN kept, in the same instruction (cvt.rn.relu): a ReLU epilogue
+/// that leaves its activation to the pack (relu_in_pack, epilogue.cuh) issues none of its own.
+template <class T, bool Relu = false>
 __device__ __forceinline__ uint32_t pack_pair(float a, float b) {
     static_assert(sizeof(T) == 2, "pack_pair: 16-bit types");
-    T v[2] = {from_float<T>(a), from_float<T>(b)};
-    return *reinterpret_cast<uint32_t*>(v);
+    if constexpr (Relu) {
+        static_assert(std::is_same_v<T, __nv_bfloat16> || std::is_same_v<T, __half>,
+                      "pack_pair<Relu>: bf16 or f16");
+        uint32_t d;
+        if constexpr (std::is_same_v<T, __nv_bfloat16>)
+            asm("cvt.rn.relu.bf16x2.f32 %0, %1, %2;" : "=r"(d) : "f"(b), "f"(a));
+        else
+            asm("cvt.rn.relu.f16x2.f32 %0, %1, %2;" : "=r"(d) : "f"(b), "f"(a));
+        return d;
+    } else {
+        T v[2] = {from_float<T>(a), from_float<T>(b)};
+        return *reinterpret_cast<uint32_t*>(v);
+    }
 }
 
 /// Stores two adjacent elements (one 4- or 8-byte store when the address is aligned for it).

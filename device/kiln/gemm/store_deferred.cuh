@@ -26,14 +26,17 @@ namespace kiln::gemm::sm90 {
 /// Whether kernels with this epilogue hold their tiles: where the deferred store was measured
 /// faster (bench/NOTES.md, "v19": A/B in one process on an H100, 2048^3 to 8192^3 and two LLM
 /// shapes): the plain copy +0.3-1.8% and bias + GELU +0-1.7% on shapes of several tiles per
-/// CTA. Bias + ReLU lost 0.3-1%, 1% even at 2048^3, where no tile is held (the kernel's code
-/// and register split alone), and epilogues not measured keep the pipelined rounds.
+/// CTA; bias + ReLU +0.5-1.5% ("v21") once its staged bias was read by ld.shared (through
+/// generic pointers its held-tile kernel spilled 128 bytes). Epilogues not measured keep the
+/// pipelined rounds.
 template <class Epilogue>
 inline constexpr bool holds_tiles = false;
 template <>
 inline constexpr bool holds_tiles<EpilogueCopy> = true;
 template <>
 inline constexpr bool holds_tiles<EpilogueBiasAct<Activation::GELU>> = true;
+template <>
+inline constexpr bool holds_tiles<EpilogueBiasAct<Activation::ReLU>> = true;
 
 template <class Out, int BN, int Buffers>
 class HeldTile {
@@ -46,7 +49,8 @@ public:
     /// on panel p's columns first (store_staged's before_round form), one panel at a time: on
     /// the whole fragment at once ptxas hoisted the bias loads of every column and spilled.
     /// Nothing may be pending (flush() first), so that the held registers are free for it.
-    template <class BeforePanel>
+    /// Relu: the pack applies max(x, 0) (pack_pair; relu_in_pack epilogues).
+    template <bool Relu = false, class BeforePanel>
     __device__ __forceinline__ void hold(float (&acc)[BN / 2], int tile_row, int tile_col,
                                          int batch, const BeforePanel& before_panel) {
 #pragma unroll
@@ -57,7 +61,7 @@ public:
 #pragma unroll
                 for (int h = 0; h < 2; ++h)
                     bits_[2 * j + h] =
-                        pack_pair<Out>(acc[4 * j + 2 * h], acc[4 * j + 2 * h + 1]);
+                        pack_pair<Out, Relu>(acc[4 * j + 2 * h], acc[4 * j + 2 * h + 1]);
         }
         row_ = tile_row, col_ = tile_col, batch_ = batch;
         next_ = 0;

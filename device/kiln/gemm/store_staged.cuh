@@ -120,7 +120,8 @@ __device__ __forceinline__ uint8_t* round_buffer(uint8_t* staging, int round) {
 /// before_round(p0, panels): called before the round of panels [p0, p0 + panels) waits for the
 /// stores that last read its buffer, so that work on the round's own values (the epilogue's,
 /// done per round) runs while the TMA unit reads earlier rounds.
-template <class Out, int Round = kStagedPanels, int Buffers = 1, int NAcc,
+/// Relu: the pack applies max(x, 0) (pack_pair; relu_in_pack epilogues).
+template <class Out, int Round = kStagedPanels, int Buffers = 1, bool Relu = false, int NAcc,
           class BeforeRound = NoRoundWork>
 __device__ __forceinline__ void store_staged(const float (&acc)[NAcc], uint8_t* staging,
                                              const CUtensorMap* map, int tile_row, int tile_col,
@@ -132,7 +133,7 @@ __device__ __forceinline__ void store_staged(const float (&acc)[NAcc], uint8_t* 
     static_assert(Buffers == 1 || (Panels % Round == 0 && Panels / Round % Buffers == 0),
                   "a tile's rounds must be a multiple of the staging buffers");
     const auto pair_bits = [&](int j, int h) {
-        return pack_pair<Out>(acc[4 * j + 2 * h], acc[4 * j + 2 * h + 1]);
+        return pack_pair<Out, Relu>(acc[4 * j + 2 * h], acc[4 * j + 2 * h + 1]);
     };
 #pragma unroll
     for (int p0 = 0; p0 < Panels; p0 += Round) {
