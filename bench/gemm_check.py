@@ -233,6 +233,10 @@ case_linear(600, 900, 512, out_dt=torch.float32, alpha=-2.0, beta=1.5, want="tma
 for act in ("relu", "gelu", "silu"):
     case_linear(700, 1100, 384, act=act, bias_mode="col", want="tma")
 case_linear(700, 1100, 384, act="relu", bias_mode="row", bias_dt=torch.bfloat16, want="tma")
+# bias + act on several 128 x 256 tiles per CTA (264 tiles, ragged in M and N): every tile but a
+# CTA's last leaves held under the next one's mainloop (store_deferred.cuh), ReLU by the pack
+for act, dt in (("relu", torch.bfloat16), ("relu", torch.float16), ("gelu", torch.bfloat16)):
+    case_linear(3000, 2600, 320, in_dt=dt, out_dt=dt, act=act, bias_mode="col", want="tma")
 case_linear(700, 1100, 384, out_dt=torch.float32, act="gelu", bias_mode="col", alpha=2.0,
             beta=0.5, want="tma")
 # 2-CTA clusters with an odd number of M-tiles (the spare CTA loads zeros, stores nothing)

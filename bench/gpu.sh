@@ -28,7 +28,7 @@ export PYTHONUNBUFFERED=1 KILN_GEMM_LIB=$B/libkiln_gemm.so
 nvidia-smi --query-gpu=name,clocks.sm,clocks.max.sm,clocks.mem,driver_version --format=csv
 t0=$(date +%s)
 bench/build_gemm.sh "$B" || exit 1
-key=$(cat tests/gpu/test_device_lib.cu tests/gpu/cuda_check.h device/kiln/*.cuh device/kiln/*.inc | sha256sum)
+key=$(cat tests/gpu/test_device_lib.cu tests/gpu/cuda_check.h device/kiln/*.cuh device/kiln/*.inc device/kiln/gemm/numeric.cuh | sha256sum)
 if [ "$(cat "$B/test_device_lib.key" 2>/dev/null)" != "$key" ]; then
     nvcc -std=c++20 -gencode=arch=compute_90a,code=sm_90a -Idevice tests/gpu/test_device_lib.cu \
         -o "$B/test_device_lib" || exit 1

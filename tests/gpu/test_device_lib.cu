@@ -1,9 +1,11 @@
-// GPU unit tests of device/kiln/*.cuh: each mechanism checked by a small kernel against host
-// arithmetic. Build: nvcc -std=c++20 -gencode=arch=compute_90a,code=sm_90a -Idevice
-//   tests/gpu/test_device_lib.cu -o test_device_lib
+// GPU unit tests of device/kiln/*.cuh (and the GEMM library's 16-bit pack): each mechanism
+// checked by a small kernel against host arithmetic. Build:
+//   nvcc -std=c++20 -gencode=arch=compute_90a,code=sm_90a -Idevice tests/gpu/test_device_lib.cu \
+//        -o test_device_lib
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <cuda_bf16.h>
 #include <cuda_fp8.h>
 #include <vector>
@@ -11,6 +13,7 @@
 #include "kiln/atomic.cuh"
 #include "kiln/barrier.cuh"
 #include "kiln/fence.cuh"
+#include "kiln/gemm/numeric.cuh"
 #include "kiln/grid_dependency.cuh"
 #include "kiln/math.cuh"
 #include "kiln/mbarrier.cuh"
@@ -213,6 +216,32 @@ __global__ void smem_kernel(uint16_t* out) {
     }
 }
 
+// Shared-window loads (the epilogue's staged bias and C): lane l reads the float pair at byte
+// 8 l and the 32-bit word at byte 4 l of a buffer holding 0.5 k - 7 at float k.
+__global__ void smem_load_kernel(float* pairs, uint32_t* words) {
+    __shared__ __align__(16) float buf[64];
+    const int l = threadIdx.x;
+    buf[l] = 0.5f * l - 7.f;
+    buf[l + 32] = 0.5f * (l + 32) - 7.f;
+    __syncwarp();
+    const uint32_t base = dev::smem::address(buf);
+    const float2 v = dev::smem::load_f32x2(base + 8 * l);
+    pairs[2 * l] = v.x;
+    pairs[2 * l + 1] = v.y;
+    words[l] = dev::smem::load_u32(base + 4 * l);
+}
+
+// The 16-bit pack with ReLU (kiln/gemm/numeric.cuh, cvt.rn.relu): lane l packs in[2l], in[2l+1]
+// both plainly and with ReLU, as bf16 and as f16.
+__global__ void pack_relu_kernel(const float* in, uint32_t* out) {
+    const int l = threadIdx.x;
+    const float a = in[2 * l], b = in[2 * l + 1];
+    out[4 * l] = kiln::gemm::pack_pair<__nv_bfloat16>(a, b);
+    out[4 * l + 1] = kiln::gemm::pack_pair<__nv_bfloat16, true>(a, b);
+    out[4 * l + 2] = kiln::gemm::pack_pair<__half>(a, b);
+    out[4 * l + 3] = kiln::gemm::pack_pair<__half, true>(a, b);
+}
+
 // 8. Programmatic dependent launch: the producer lets the consumer launch at once, then writes
 // slowly; the consumer, launched with programmatic stream serialization, must see every write
 // after wait_previous (without it, it would read the zeros the memset left).
@@ -296,6 +325,65 @@ int main() {
         expect(ok, "smem: stmatrix .x4 through an opaque shared-window address lands each matrix "
                    "row where its lane points");
         cudaFree(o);
+        float* pairs;
+        uint32_t* words;
+        KILN_CUDA_CHECK(cudaMalloc(&pairs, 64 * 4));
+        KILN_CUDA_CHECK(cudaMalloc(&words, 32 * 4));
+        smem_load_kernel<<<1, 32>>>(pairs, words);
+        KILN_CUDA_CHECK(cudaGetLastError());
+        std::vector<float> p(64);
+        std::vector<uint32_t> w(32);
+        KILN_CUDA_CHECK(cudaMemcpy(p.data(), pairs, 64 * 4, cudaMemcpyDeviceToHost));
+        KILN_CUDA_CHECK(cudaMemcpy(w.data(), words, 32 * 4, cudaMemcpyDeviceToHost));
+        bool loads = true;
+        for (int k = 0; k < 64; ++k) loads &= p[k] == 0.5f * k - 7.f;
+        for (int k = 0; k < 32; ++k) {
+            const float want = 0.5f * k - 7.f;
+            uint32_t bits;
+            std::memcpy(&bits, &want, 4);
+            loads &= w[k] == bits;
+        }
+        expect(loads, "smem: ld.shared.v2.f32 and ld.shared.b32 at window addresses read the "
+                      "floats and words written through the generic pointer");
+        cudaFree(pairs);
+        cudaFree(words);
+    }
+    // --- the 16-bit pack with ReLU ---
+    {
+        // Negative values (0 after ReLU), positive ones (rounded as without it), a NaN (kept:
+        // torch.relu's answer) and -0.
+        std::vector<float> in(64);
+        for (int k = 0; k < 64; ++k) in[k] = (k % 3 == 0 ? -1.f : 1.f) * (0.37f * k + 0.011f);
+        in[5] = NAN;
+        in[6] = -0.f;
+        float* din;
+        uint32_t* dout;
+        KILN_CUDA_CHECK(cudaMalloc(&din, 64 * 4));
+        KILN_CUDA_CHECK(cudaMalloc(&dout, 128 * 4));
+        KILN_CUDA_CHECK(cudaMemcpy(din, in.data(), 64 * 4, cudaMemcpyHostToDevice));
+        pack_relu_kernel<<<1, 32>>>(din, dout);
+        KILN_CUDA_CHECK(cudaGetLastError());
+        std::vector<uint32_t> got(128);
+        KILN_CUDA_CHECK(cudaMemcpy(got.data(), dout, 128 * 4, cudaMemcpyDeviceToHost));
+        const auto is_nan = [](uint16_t bits, bool f16) {
+            return f16 ? (bits & 0x7c00) == 0x7c00 && (bits & 0x3ff) != 0
+                       : (bits & 0x7f80) == 0x7f80 && (bits & 0x7f) != 0;
+        };
+        bool ok = true;
+        for (int k = 0; k < 64; ++k) {
+            const int l = k / 2, half = 16 * (k % 2);
+            for (int f16 = 0; f16 < 2; ++f16) {
+                const uint16_t plain = uint16_t(got[4 * l + 2 * f16] >> half);
+                const uint16_t relu = uint16_t(got[4 * l + 2 * f16 + 1] >> half);
+                if (std::isnan(in[k])) ok &= is_nan(relu, f16);
+                else if (in[k] > 0.f) ok &= relu == plain;
+                else ok &= (relu & 0x7fff) == 0;
+            }
+        }
+        expect(ok, "pack_pair<T, true>: ReLU in the bf16 / f16 pack (negatives to 0, positives "
+                   "as the plain pack, NaN kept)");
+        cudaFree(din);
+        cudaFree(dout);
     }
     // --- mbarrier, named barriers ---
     {
