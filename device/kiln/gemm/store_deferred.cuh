@@ -26,7 +26,7 @@ namespace kiln::gemm::sm90 {
 /// Whether kernels with this epilogue hold their tiles: where the deferred store was measured
 /// faster (bench/NOTES.md, "v19": A/B in one process on an H100, 2048^3 to 8192^3 and two LLM
 /// shapes): the plain copy +0.3-1.8% and bias + GELU +0-1.7% on shapes of several tiles per
-/// CTA; bias + ReLU +0.5-1.5% ("v21") once its staged bias was read by ld.shared (through
+/// CTA; bias + ReLU +0.7-1.7% ("v21") once its staged bias was read by ld.shared (through
 /// generic pointers its held-tile kernel spilled 128 bytes). Epilogues not measured keep the
 /// pipelined rounds.
 template <class Epilogue>
