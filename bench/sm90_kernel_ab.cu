@@ -33,8 +33,8 @@
 // back to back for S seconds, twice, with the SM clock and board power sampled through NVML
 // (clock_sampler.h); KILN_AB_ONCE=1 calls each twice untimed (0 TFLOP/s), for Nsight Compute.
 // The kernel defers its stores where its epilogue does (the plain copy, bias + GELU and
-// bias + ReLU: holds_tiles in store_deferred.cuh); -DKILN_SM90_DEFER_STORE=0 builds it without, the A/B of
-// bench/defer_store_gpu.sh ab.
+// bias + ReLU: holds_tiles in store_deferred.cuh); -DKILN_SM90_DEFER_STORE=0 builds it without,
+// the A/B of bench/defer_store_gpu.sh ab.
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
