@@ -27,6 +27,7 @@
 set -uo pipefail
 cd "$(dirname "$0")/.."
 RES=${OUT:-bench/results}
+TAG=${TAG:-s15}
 mkdir -p "$RES"
 export PYTHONUNBUFFERED=1
 case ${1:-} in
@@ -56,7 +57,7 @@ ab)
     [ "$(cat build-ab/key 2>/dev/null)" = "$key" ] || build_all
     echo "build: $(( $(date +%s) - t0 )) s"
     bash bench/ab_pairs.sh build-ab "d0 d1" "copy relu gelu" "$shapes" "${REPEATS:-3}" 2>&1 \
-        | tee -a "$RES/sm90_kernel_ab_${TAG:-s15}.txt" | grep -E "MISMATCH|library/peer" \
+        | tee -a "$RES/sm90_kernel_ab_$TAG.txt" | grep -E "MISMATCH|library/peer" \
         | awk '{print $1, $2, $5, $6, $(NF-2), $(NF-1), $NF}'
     ;;
 library)
@@ -67,20 +68,21 @@ library)
     for step in ${2:-check sanitize bench}; do
         case $step in
         check)
-            timeout 300 python3 bench/gemm_check.py > "$RES/gemm_check_${TAG:-s15}.txt" 2>&1 || fail=1
-            grep -v "^PASS" "$RES/gemm_check_${TAG:-s15}.txt"; grep -c "^PASS" "$RES/gemm_check_${TAG:-s15}.txt" ;;
+            log=$RES/gemm_check_$TAG.txt
+            timeout 300 python3 bench/gemm_check.py > "$log" 2>&1 || fail=1
+            grep -v "^PASS" "$log"; grep -c "^PASS" "$log" ;;
         sanitize)
             for tool in memcheck racecheck synccheck; do
                 timeout 150 compute-sanitizer --tool $tool --error-exitcode 3 \
-                    python3 tests/gpu/gemm_small.py > "$RES/sanitizer_${TAG:-s15}_$tool.txt" 2>&1 \
+                    python3 tests/gpu/gemm_small.py > "$RES/sanitizer_${TAG}_$tool.txt" 2>&1 \
                     && echo "compute-sanitizer $tool: clean" \
                     || { echo "compute-sanitizer $tool: FAILED"
-                         tail -20 "$RES/sanitizer_${TAG:-s15}_$tool.txt"; fail=1; }
+                         tail -20 "$RES/sanitizer_${TAG}_$tool.txt"; fail=1; }
             done ;;
         bench)
-            timeout 300 python3 bench/gemm_bench.py --only gemm > "$RES/gemm_bench_${TAG:-s15}_gemm.txt" \
+            timeout 300 python3 bench/gemm_bench.py --only gemm > "$RES/gemm_bench_${TAG}_gemm.txt" \
                 2>&1 || fail=1
-            tail -25 "$RES/gemm_bench_${TAG:-s15}_gemm.txt" ;;
+            tail -25 "$RES/gemm_bench_${TAG}_gemm.txt" ;;
         *) echo "unknown step: $step"; fail=1 ;;
         esac
     done
