@@ -567,20 +567,22 @@ __global__ void __launch_bounds__(Cfg::Threads, 1)
             const int row0 = part_row + dev::wgmma::accumulator_row(t, 0);
             const int col0 = part_col + dev::wgmma::accumulator_col(t, 0);
             // The TMA-store path (Cfg::StagedStore kernels, dv.tma_store); before_round: what
-            // runs ahead of each store round (store_staged.cuh); relu: the pack applies ReLU.
-            const auto store_tile = [&]<bool Relu = false>(const auto& before_round,
-                                                           std::bool_constant<Relu> = {}) {
+            // runs ahead of each store round (store_staged.cuh). A relu_in_pack epilogue's pack
+            // applies its ReLU: its rounds run it without (apply_columns<false> below), and on
+            // a path that ran it whole the pack's ReLU changes nothing.
+            constexpr bool PackRelu = relu_in_pack<Epilogue>;
+            const auto store_tile = [&](const auto& before_round) {
                 if constexpr (Plan::DeferStore) {
                     // The CTA's last tile has no mainloop after it to hide its rounds under:
                     // held and flushed, its rounds ran 3% slower than pipelined ones (2048^3).
                     if (u + clusters < sched.total()) {
-                        held.template hold<Relu>(acc[0], part_row, part_col, tc.batch,
-                                                 before_round);
+                        held.template hold<PackRelu>(acc[0], part_row, part_col, tc.batch,
+                                                     before_round);
                         return;
                     }
                 }
                 if constexpr (Cfg::StagedStore)
-                    store_staged<typename Cfg::Out, Cfg::StoreRound, Cfg::StoreBuffers, Relu>(
+                    store_staged<typename Cfg::Out, Cfg::StoreRound, Cfg::StoreBuffers, PackRelu>(
                         acc[0], my_staging, &tm_d, part_row, part_col, tc.batch, dv.c0,
                         kStagingBarrier + cw, t, before_round);
             };
@@ -608,14 +610,11 @@ __global__ void __launch_bounds__(Cfg::Threads, 1)
                     if constexpr (Cfg::StagedStore &&
                                   requires { epi.apply_columns(acc[0], ts, 0, 1); }) {
                         if (dv.tma_store) {
-                            constexpr bool PackRelu = relu_in_pack<Epilogue>;
-                            store_tile(
-                                [&](int p0, int panels) {
-                                    epi.template apply_columns<!PackRelu>(
-                                        acc[0], ts, kGroupsPerPanel * p0,
-                                        kGroupsPerPanel * (p0 + panels));
-                                },
-                                std::bool_constant<PackRelu>{});
+                            store_tile([&](int p0, int panels) {
+                                epi.template apply_columns<!PackRelu>(
+                                    acc[0], ts, kGroupsPerPanel * p0,
+                                    kGroupsPerPanel * (p0 + panels));
+                            });
                             continue;
                         }
                     }
