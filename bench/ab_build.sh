@@ -6,8 +6,8 @@ ab_build() {
     local out=$1 defs=(-DKILN_AB_CUBLAS "${@:3}")
     case $2 in
     copy) ;;
-    relu) defs+=(-DKILN_AB_BIAS_ACT -DKILN_AB_EPISTAGE=1) ;;
-    gelu) defs+=(-DKILN_AB_BIAS_ACT -DKILN_AB_EPISTAGE=1 -DKILN_AB_GELU) ;;
+    relu) defs+=(-DKILN_AB_BIAS_ACT -DKILN_AB_EPISTAGE=8) ;;
+    gelu) defs+=(-DKILN_AB_BIAS_ACT -DKILN_AB_EPISTAGE=8 -DKILN_AB_GELU) ;;
     *) echo "ab_build: unknown epilogue $2"; touch "$(dirname "$out")/failed"; return 1 ;;
     esac
     nvcc -std=c++20 -O3 -gencode=arch=compute_90a,code=sm_90a -Iinclude -Idevice "${defs[@]}" \

@@ -50,7 +50,8 @@ def report(name, err, tol, status, path, want_path=None):
 
 
 def case_linear(M, N, K, in_dt=torch.bfloat16, out_dt=torch.bfloat16, alpha=1.0, beta=0.0,
-                act=None, bias_mode=None, batch=0, path="auto", want=None, bias_dt=torch.float32):
+                act=None, bias_mode=None, batch=0, path="auto", want=None, bias_dt=torch.float32,
+                bias_offset=0):
     shp = (batch,) if batch else ()
     a = torch.randn(*shp, M, K, device=dev).to(in_dt)
     w = torch.randn(*shp, N, K, device=dev).to(in_dt)
@@ -60,7 +61,9 @@ def case_linear(M, N, K, in_dt=torch.bfloat16, out_dt=torch.bfloat16, alpha=1.0,
         c.fill_(float("nan"))  # poison: every element must be written, C never read
     bias = None
     if bias_mode:
-        bias = torch.randn(*shp, M if bias_mode == "row" else N, device=dev).to(bias_dt)
+        # bias_offset: the vector starts that many elements into its buffer (misaligned for TMA)
+        n = M if bias_mode == "row" else N
+        bias = torch.randn(*shp, n + bias_offset, device=dev).to(bias_dt)[..., bias_offset:]
     st, taken = kg.linear(a, w, c, alpha, beta, act, bias, bias_mode or "col", path)
     torch.cuda.synchronize()
     ref = alpha * (a.double() @ w.double().transpose(-1, -2))
@@ -68,8 +71,9 @@ def case_linear(M, N, K, in_dt=torch.bfloat16, out_dt=torch.bfloat16, alpha=1.0,
         ref = ref + beta * c0
     ref = with_bias(ref, bias, bias_mode)
     ref = act_ref(ref, act)
+    bias_note = f"{str(bias_dt)[6:]}{'+' + str(bias_offset) if bias_offset else ''}" if bias_mode else ""
     name = (f"linear {M}x{N}x{K}{' b'+str(batch) if batch else ''} {str(in_dt)[6:]}->"
-            f"{str(out_dt)[6:]} a={alpha} b={beta} {act or ''} {bias_mode or ''} [{path}]")
+            f"{str(out_dt)[6:]} a={alpha} b={beta} {act or ''} {bias_mode or ''} {bias_note} [{path}]")
     report(name, rel(c, ref), TOL[out_dt] if out_dt != torch.float32 else 2e-5 * math.sqrt(K) + 1e-5,
            st, taken, want)
 
@@ -239,6 +243,23 @@ for act, dt in (("relu", torch.bfloat16), ("relu", torch.float16), ("gelu", torc
     case_linear(3000, 2600, 320, in_dt=dt, out_dt=dt, act=act, bias_mode="col", want="tma")
 case_linear(700, 1100, 384, out_dt=torch.float32, act="gelu", bias_mode="col", alpha=2.0,
             beta=0.5, want="tma")
+# the column bias starting the accumulator (acc_bias.cuh): 16-bit biases on ragged held tiles
+# (the slot's zeros past N), fp32 output (direct stores), no bias with alpha (a zeroed slot,
+# alpha 0 included), a batched bias; and the calls it cannot take (EpilogueLinear adds the bias
+# instead): a bias TMA cannot read (one element off 16 bytes; a batch stride of 2200 bytes) and
+# alpha = 0 with a bias
+for bdt in (torch.bfloat16, torch.float16):
+    case_linear(3000, 2600, 320, act="gelu", bias_mode="col", bias_dt=bdt, want="tma")
+case_linear(700, 1100, 384, out_dt=torch.float32, act="relu", bias_mode="col", alpha=-1.5,
+            bias_dt=torch.bfloat16, want="tma")
+for alpha in (0.5, 0.0):
+    case_linear(700, 1100, 384, act="relu", alpha=alpha, want="tma")
+case_linear(1100, 1024, 256, batch=3, act="gelu", bias_mode="col", bias_dt=torch.bfloat16,
+            want="tma")
+case_linear(700, 1100, 384, act="gelu", bias_mode="col", bias_offset=1, want="tma")
+case_linear(1100, 1100, 256, batch=2, act="relu", bias_mode="col", bias_dt=torch.bfloat16,
+            want="tma")
+case_linear(700, 1100, 384, act="gelu", bias_mode="col", alpha=0.0, want="tma")
 # 2-CTA clusters with an odd number of M-tiles (the spare CTA loads zeros, stores nothing)
 case_linear(2100, 4096, 256, want="tma")
 case_linear(1100, 2048, 128, batch=8, act="relu", bias_mode="row", want="tma")

@@ -2,7 +2,7 @@
 // K-major; D M x N bf16), 128 x 256 tiles, no cluster, the plain product's epilogue (what gemmEx
 // runs for alpha 1, beta 0, no bias, no activation) or with -DKILN_AB_BIAS_RELU gemmEx's
 // bias + ReLU epilogue (a bf16 column bias; -DKILN_AB_BIAS_ACT: EpilogueBiasAct, which needs
-// -DKILN_AB_EPISTAGE=1, with -DKILN_AB_GELU: bias + GELU); -DKILN_AB_STAGES=S and
+// -DKILN_AB_EPISTAGE=8, kAccBias, with -DKILN_AB_GELU: bias + GELU); -DKILN_AB_STAGES=S and
 // -DKILN_AB_EPISTAGE=E set
 // the Config's ring depth (default 4) and epilogue staging (default 0), -DKILN_AB_CLUSTER=2 pairs
 // CTAs, -DKILN_AB_BN=128 narrows the tile, next to a

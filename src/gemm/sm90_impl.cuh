@@ -35,7 +35,8 @@ EpilogueLinear<Out, Act, false, CXf> linear_epilogue(const Problem& p) {
     return epi;
 }
 
-/// act(alpha * acc + column bias) (EpilogueBiasAct), from the Problem's epilogue fields.
+/// act(alpha * acc + column bias) (EpilogueBiasAct; the bias starts the accumulator), from the
+/// Problem's epilogue fields.
 template <Activation Act>
 EpilogueBiasAct<Act> bias_act_epilogue(const Problem& p) {
     EpilogueBiasAct<Act> epi;
@@ -60,19 +61,23 @@ cudaError_t with_activation(Activation a, F&& f) {
 
 /// The epilogue kernel a call's epilogue fields select (tests/cuda/gemm_dispatch_check.cu pins
 /// the table): Copy for D = A.B exactly (alpha 1, beta 0, no bias, no activation); BiasAct for
-/// act(alpha * A.B + column bias), no C and no row bias, on unsplit tiles (EpilogueBiasAct
+/// act(alpha * A.B + column bias), no C and no row bias, on unsplit tiles, where the column bias
+/// can start the accumulator (bias_fits: acc_bias.cuh's bias_in_accumulator; EpilogueBiasAct
 /// never reads C, so beta != 0 must never reach it); Linear for everything else.
 enum class EpilogueKind { Copy, BiasAct, Linear };
 constexpr EpilogueKind epilogue_kind(float alpha, float beta, bool bias, BiasMode mode,
-                                     Activation act, bool split) {
+                                     Activation act, bool split, bool bias_fits) {
     const bool has_bias = bias && mode != BiasMode::None;
     if (alpha == 1.f && beta == 0.f && !has_bias && act == Activation::None)
         return EpilogueKind::Copy;
-    if (!split && beta == 0.f && !(has_bias && mode == BiasMode::Row)) return EpilogueKind::BiasAct;
+    if (!split && beta == 0.f && (!has_bias || (mode == BiasMode::Col && bias_fits)))
+        return EpilogueKind::BiasAct;
     return EpilogueKind::Linear;
 }
 inline EpilogueKind epilogue_kind(const Problem& p, bool split) {
-    return epilogue_kind(p.alpha, p.beta, p.bias != nullptr, p.bias_mode, p.act, split);
+    const bool fits = p.bias && bias_in_accumulator(p.bias, to_bias_type(p.bias_type), p.sbias,
+                                                    p.alpha);
+    return epilogue_kind(p.alpha, p.beta, p.bias != nullptr, p.bias_mode, p.act, split, fits);
 }
 
 /// The plain product gets its own kernel (EpilogueCopy): EpilogueLinear's run-time branches
@@ -82,7 +87,8 @@ inline EpilogueKind epilogue_kind(const Problem& p, bool split) {
 /// run time instead made ptxas spill 400+ bytes in every 128 x 256 kernel.
 /// Unsplit linear kernels stage the column bias in shared memory during the mainloop
 /// (epilogue_stage.cuh), so the epilogue does not wait on its loads, and the cuBLASLt-style
-/// case (column bias and activation, no C) gets its own branch-free epilogue, EpilogueBiasAct.
+/// case (column bias and activation, no C) gets its own kernel, whose bias starts the
+/// accumulator (acc_bias.cuh) and whose epilogue, EpilogueBiasAct, only scales and activates.
 template <class In, class Out, bool MnA, bool MnB, int BN, bool SplitK, int ClusterM>
 cudaError_t run_sm90_cfg(const Problem& p) {
     auto launch = [&]<int EpiStage>(const auto& epi) {
@@ -97,7 +103,7 @@ cudaError_t run_sm90_cfg(const Problem& p) {
     if constexpr (!SplitK) {
         if (kind == EpilogueKind::BiasAct)
             return with_activation(p.act, [&](auto act) {
-                return launch.template operator()<Stage>(bias_act_epilogue<act.value>(p));
+                return launch.template operator()<kAccBias>(bias_act_epilogue<act.value>(p));
             });
     }
     return with_activation(p.act, [&](auto act) {

@@ -20,9 +20,9 @@ FLAGS=(-std=c++20 -O3 -gencode=arch=compute_90a,code=sm_90a -Xcompiler -fPIC -Id
 # An entry FILE:M builds FILE with -DKILN_SM90_MAJOR=M (one operand order of the sm90 kernel:
 # 0 = A, B K-major, 1 = B MN-major, 2 = A MN-major, 3 = both MN-major); FILE+D1,D2 builds it
 # with -DD1 -DD2 (a harness variant).
-AB_LT=bench/sm90_kernel_ab.cu+KILN_AB_CUBLAS,KILN_AB_BIAS_ACT,KILN_AB_EPISTAGE=1,KILN_AB_GELU
+AB_LT=bench/sm90_kernel_ab.cu+KILN_AB_CUBLAS,KILN_AB_BIAS_ACT,KILN_AB_EPISTAGE=8,KILN_AB_GELU
 # Bias + ReLU: the held-tile kernel whose 16-bit pack applies the activation (cvt.rn.relu).
-AB_RELU=bench/sm90_kernel_ab.cu+KILN_AB_CUBLAS,KILN_AB_BIAS_ACT,KILN_AB_EPISTAGE=1
+AB_RELU=bench/sm90_kernel_ab.cu+KILN_AB_CUBLAS,KILN_AB_BIAS_ACT,KILN_AB_EPISTAGE=8
 if [ "${1:-}" = "--all" ]; then
     TUS=()
     # 16-bit real and split-complex units: one build per operand order; 8-bit ones: K-major only

@@ -1,7 +1,8 @@
 // Compile-time checks of gemmEx's epilogue choice on the sm90 kernel (src/gemm/sm90_impl.cuh's
 // epilogue_kind; tests/cuda/compile_check.sh builds this file, a failing row is a compile error).
 // The rule that matters most: a call with C (beta != 0) or a row bias never reaches
-// EpilogueBiasAct, which reads neither.
+// EpilogueBiasAct, which reads neither, and neither does a column bias that cannot start the
+// accumulator (acc_bias.cuh: misaligned for TMA, or alpha without a finite inverse).
 #include "../../src/gemm/sm90_impl.cuh"
 
 namespace {
@@ -17,31 +18,39 @@ struct Row {
     BiasMode mode;
     Activation act;
     bool split;
+    bool bias_fits;  // bias_in_accumulator
     Kind want;
 };
 
 constexpr Row kRows[] = {
     // the plain product, split or not
-    {1.f, 0.f, false, BiasMode::None, Activation::None, false, Kind::Copy},
-    {1.f, 0.f, false, BiasMode::None, Activation::None, true, Kind::Copy},
+    {1.f, 0.f, false, BiasMode::None, Activation::None, false, false, Kind::Copy},
+    {1.f, 0.f, false, BiasMode::None, Activation::None, true, false, Kind::Copy},
     // a bias pointer with mode None adds nothing
-    {1.f, 0.f, true, BiasMode::None, Activation::None, false, Kind::Copy},
+    {1.f, 0.f, true, BiasMode::None, Activation::None, false, false, Kind::Copy},
     // cuBLASLt's fused epilogues: column bias and / or activation, any alpha
-    {1.f, 0.f, true, BiasMode::Col, Activation::GELU, false, Kind::BiasAct},
-    {1.f, 0.f, false, BiasMode::None, Activation::ReLU, false, Kind::BiasAct},
-    {0.5f, 0.f, false, BiasMode::None, Activation::None, false, Kind::BiasAct},
-    {2.f, 0.f, true, BiasMode::Col, Activation::SiLU, false, Kind::BiasAct},
-    // C, a row bias, or a split tile: the general epilogue
-    {1.f, 1.f, false, BiasMode::None, Activation::None, false, Kind::Linear},
-    {1.f, 0.5f, true, BiasMode::Col, Activation::ReLU, false, Kind::Linear},
-    {1.f, 0.f, true, BiasMode::Row, Activation::None, false, Kind::Linear},
-    {1.f, 0.f, true, BiasMode::Row, Activation::GELU, false, Kind::Linear},
-    {1.f, 0.f, true, BiasMode::Col, Activation::ReLU, true, Kind::Linear},
+    {1.f, 0.f, true, BiasMode::Col, Activation::GELU, false, true, Kind::BiasAct},
+    {1.f, 0.f, false, BiasMode::None, Activation::ReLU, false, false, Kind::BiasAct},
+    {0.5f, 0.f, false, BiasMode::None, Activation::None, false, false, Kind::BiasAct},
+    {0.f, 0.f, false, BiasMode::None, Activation::ReLU, false, false, Kind::BiasAct},
+    {2.f, 0.f, true, BiasMode::Col, Activation::SiLU, false, true, Kind::BiasAct},
+    // a row-mode pointer that is null adds nothing either
+    {1.f, 0.f, false, BiasMode::Row, Activation::ReLU, false, false, Kind::BiasAct},
+    // C, a row bias, a split tile, or a column bias that cannot start the accumulator: the
+    // general epilogue
+    {1.f, 1.f, false, BiasMode::None, Activation::None, false, false, Kind::Linear},
+    {1.f, 0.5f, true, BiasMode::Col, Activation::ReLU, false, true, Kind::Linear},
+    {1.f, 0.f, true, BiasMode::Row, Activation::None, false, true, Kind::Linear},
+    {1.f, 0.f, true, BiasMode::Row, Activation::GELU, false, true, Kind::Linear},
+    {1.f, 0.f, true, BiasMode::Col, Activation::ReLU, true, true, Kind::Linear},
+    {1.f, 0.f, true, BiasMode::Col, Activation::ReLU, false, false, Kind::Linear},
+    {0.f, 0.f, true, BiasMode::Col, Activation::GELU, false, false, Kind::Linear},
 };
 
 constexpr bool every_row_holds() {
     for (const Row& r : kRows)
-        if (epilogue_kind(r.alpha, r.beta, r.bias, r.mode, r.act, r.split) != r.want) return false;
+        if (epilogue_kind(r.alpha, r.beta, r.bias, r.mode, r.act, r.split, r.bias_fits) != r.want)
+            return false;
     return true;
 }
 static_assert(every_row_holds(), "epilogue_kind disagrees with a row of the table");

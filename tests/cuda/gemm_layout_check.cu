@@ -15,6 +15,7 @@
 namespace {
 
 namespace sm90 = kiln::gemm::sm90;
+using kiln::gemm::kAccBias;
 using kiln::gemm::kStageC;
 using kiln::gemm::stage_columns;
 using T = __nv_bfloat16;
@@ -69,6 +70,21 @@ static_assert(Chain::StagingPerConsumer == 64 * 256 * 2 && Chain::ColumnVectors 
 static_assert(Linear256::SmemBytes <= 227 * 1024 && Linear128::SmemBytes <= 227 * 1024 &&
                   Chain::SmemBytes <= 227 * 1024,
               "shared memory budget");
+// The bias + activation kernels start the accumulator from a 1 KiB bias slot (acc_bias.cuh)
+// instead of staging the bias per consumer: that leaves room for the plain kernel's two panels
+// beside 4 stages of 128 x 256, with nothing to spare.
+using AccBias256 = sm90::Config<T, T, 256, 4, 2, false, false, 1, false, kAccBias>;
+static_assert(AccBias256::AccBias && AccBias256::ColumnBytes == 0 &&
+                  AccBias256::AccBiasBytes == 1024 &&
+                  AccBias256::StagingPerConsumer == sm90::kStagingBytes &&
+                  AccBias256::SmemBytes == 227 * 1024,
+              "accumulator bias: two panels and the slot, exactly 227 KiB");
+static_assert(AccBias256::StoreBuffers == 2 && AccBias256::CanDeferStore &&
+                  AccBias256::DeferBuffers == 2,
+              "accumulator bias: the plain kernel's two buffers, deferred");
+using AccBias128 = sm90::Config<T, float, 128, 6, 1, false, false, 1, false, kAccBias>;
+static_assert(AccBias128::AccBiasBytes == 512 && AccBias128::SmemBytes <= 227 * 1024,
+              "accumulator bias at BN = 128");
 // Unstaged kernels are unchanged: two panels, no vectors.
 using Plain = sm90::Config<T, T, 256, 4, 2>;
 static_assert(Plain::StagingPerConsumer == sm90::kStagingBytes && Plain::ColumnBytes == 0,
@@ -110,8 +126,8 @@ static_assert(!sm90::Config<__nv_fp8_e4m3, T, 256, 4, 2>::CanDeferStore,
 // kernel's consumers get 240 registers, its producer 24; the others keep 232 / 40.
 using kiln::gemm::Activation;
 using PlainPlan = sm90::StorePlan<Plain, kiln::gemm::EpilogueCopy>;
-using GeluPlan = sm90::StorePlan<Linear256, kiln::gemm::EpilogueBiasAct<Activation::GELU>>;
-using ReluPlan = sm90::StorePlan<Linear256, kiln::gemm::EpilogueBiasAct<Activation::ReLU>>;
+using GeluPlan = sm90::StorePlan<AccBias256, kiln::gemm::EpilogueBiasAct<Activation::GELU>>;
+using ReluPlan = sm90::StorePlan<AccBias256, kiln::gemm::EpilogueBiasAct<Activation::ReLU>>;
 using LinearPlan = sm90::StorePlan<Linear256, kiln::gemm::EpilogueLinear<T, Activation::GELU>>;
 using SplitPlan = sm90::StorePlan<Split, kiln::gemm::EpilogueCopy>;
 static_assert(PlainPlan::DeferStore && GeluPlan::DeferStore && ReluPlan::DeferStore,

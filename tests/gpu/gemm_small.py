@@ -18,8 +18,9 @@ for (M, N, K) in [(128, 256, 64), (129, 257, 72), (70, 130, 40)]:
         torch.cuda.synchronize()
         print(M, N, K, path, st, taken)
         assert st == "success"
-# the branch-free bias + activation kernel (no C: EpilogueBiasAct, bias staged in shared memory);
-# N = 257 cannot leave through the TMA store, so the direct-store path runs after the staging.
+# the bias + activation kernel (no C: EpilogueBiasAct; the producer loads each tile's bias into a
+# shared slot and the consumers start the accumulator from it, acc_bias.cuh); N = 257 cannot
+# leave through the TMA store, so the direct-store path runs after it.
 # 2304 x 2048 x 2048: a tail split (params.h tail_split_plan: 72 pair tiles on 66 pairs, the
 # last 6 in 2 splits by a second, split-K launch over a TileRange); ragged N at 1990; 1100 rows
 # are 9 M-tiles, odd in pairs: the split launch walks 10 (TileRange::pair_rows)
@@ -31,6 +32,11 @@ for (M, N, K) in [(128, 256, 64), (129, 257, 72), (2304, 2048, 2048), (2304, 199
     st, taken = kg.linear(a, w, c, 0.5, 0.0, "gelu", torch.randn(N, device="cuda"), "col")
     torch.cuda.synchronize()
     print("bias+act", M, N, K, st, taken)
+    assert st == "success" and taken == "tma"
+    # the same kernel without a bias: the slot is zeroed once and never loaded
+    st, taken = kg.linear(a, w, c, 0.5, 0.0, "relu", None, "col")
+    torch.cuda.synchronize()
+    print("act", M, N, K, st, taken)
     assert st == "success" and taken == "tma"
 # split-K (2 splits; ragged M, N, K; C read by the last split, fp32 output)
 for M, N, K, out_dt in ((128, 256, 2048, torch.bfloat16), (100, 300, 2104, torch.float32)):

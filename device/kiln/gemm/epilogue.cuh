@@ -9,6 +9,7 @@
 #include <cstdint>
 #include <cuda_bf16.h>
 #include <cuda_fp16.h>
+#include "kiln/gemm/acc_bias.cuh"
 #include "kiln/gemm/epilogue_stage.cuh"
 #include "kiln/gemm/numeric.cuh"
 #include "kiln/gemm/transform.cuh"
@@ -49,9 +50,6 @@ struct EpilogueCopy {
     template <class V>
     __device__ V operator()(V acc, int, int, int) const { return acc; }
 };
-
-/// Storage type of a bias vector, chosen at run time (one uniform branch per element).
-enum class BiasType : int { F32 = 0, BF16 = 1, F16 = 2 };
 
 __device__ __forceinline__ float load_as_float(const void* p, BiasType t, int64_t i) {
     switch (t) {
@@ -212,9 +210,9 @@ struct EpilogueLinear {
 };
 
 /// D = act(alpha * acc + bias[col]): the cuBLASLt-style fused epilogue (a column bias or none,
-/// no C) as a kernel of its own, for the wgmma kernel with the bias staged in shared memory
-/// (Config::EpiStage = stage_columns(1)). Its fragment pass has no run-time branch; the same
-/// case on EpilogueLinear runs one of that epilogue's unswitched copies (bench/NOTES.md, v12).
+/// no C) as a kernel of its own, for the wgmma kernel built with Config::EpiStage = kAccBias:
+/// the bias reaches the accumulator before the mainloop (acc_bias.cuh), so this epilogue only
+/// scales and activates, with no run-time branch beyond alpha == 1 (bench/NOTES.md, v12, v22).
 template <Activation ActT>
 struct EpilogueBiasAct {
     float alpha = 1.f;
@@ -222,10 +220,9 @@ struct EpilogueBiasAct {
     BiasType bias_type = BiasType::F32;
     int64_t batch_stride_bias = 0;
 
-    static constexpr int column_vectors = 1;
-    __device__ __forceinline__ void stage_columns(float* cols, int width, int col_begin, int b,
-                                                  int N, int t) const {
-        stage_column_vector(cols, width, col_begin, bias, bias_type, b * batch_stride_bias, N, t);
+    /// Without a bias the accumulator starts from zeros, whatever alpha (even 0) is.
+    __host__ __device__ AccBias acc_bias() const {
+        return {bias != nullptr, bias_type, bias ? 1.f / alpha : 1.f, batch_stride_bias != 0};
     }
 
     /// acc[4j+e] holds (row0 + 8*(e/2), col0 + 8j + e%2) (the wgmma layout).
@@ -238,19 +235,19 @@ struct EpilogueBiasAct {
     /// apply on the column groups [j0, j1) only: the kernel runs it one staged-store round at a
     /// time (store_staged's before_round), under the TMA reads of the round before.
     /// Activate = false leaves the activation out, for a kernel whose pack applies it
-    /// (relu_in_pack below).
+    /// (relu_in_pack below); with alpha = 1 there is then nothing to do.
     template <bool Activate = true, int NAcc, class S>
-    __device__ __forceinline__ void apply_columns(float (&acc)[NAcc], const S& s, int j0,
+    __device__ __forceinline__ void apply_columns(float (&acc)[NAcc], const S&, int j0,
                                                   int j1) const {
-        static_assert(S::staged, "EpilogueBiasAct reads its bias from the staged columns");
+        static_assert(S::bias_in_acc, "EpilogueBiasAct runs in kAccBias kernels (acc_bias.cuh)");
+        if (!Activate && alpha == 1.f) return;
         // Every j in the unrolled loop: j0 and j1 are constants once inlined, and the test folds.
 #pragma unroll
         for (int j = 0; j < NAcc / 4; ++j) {
             if (j < j0 || j >= j1) continue;
-            const float2 cb = s.column_pair(0, j);
 #pragma unroll
             for (int e = 0; e < 4; ++e) {
-                const float v = alpha * acc[4 * j + e] + (e % 2 ? cb.y : cb.x);
+                const float v = alpha * acc[4 * j + e];
                 acc[4 * j + e] = Activate ? activate<ActT>(v) : v;
             }
         }

@@ -44,7 +44,7 @@ struct CSource {
 
 /// The unstaged kernel's argument: every input comes from global memory.
 struct NoStage {
-    static constexpr bool staged = false, has_c = false;
+    static constexpr bool staged = false, has_c = false, bias_in_acc = false;
 };
 
 /// What one consumer warpgroup staged for its tile, as shared-window addresses (read by
@@ -54,7 +54,7 @@ struct NoStage {
 /// lrow + 8 and columns lcol + 8j, lcol + 8j + 1).
 template <bool HasC>
 struct TileStage {
-    static constexpr bool staged = true, has_c = HasC;
+    static constexpr bool staged = true, has_c = HasC, bias_in_acc = false;
     uint32_t cols;  // column vectors, `width` floats each
     int width;
     uint32_t c;     // C's 64 x width 16-bit tile in staged panels (HasC only)

@@ -84,7 +84,8 @@ inline constexpr dev::wgmma::DType wgmma_type =
 /// in: it costs registers (the element-wise chain kernels spilled 36 bytes with it).
 /// EpiStage: stage_columns(n) | kStageC (epilogue_stage.cuh): the epilogue's n column vectors
 /// and C's tile are brought into shared memory during the mainloop (C: the staging buffer grows
-/// to the warpgroup's whole 64 x BN part, one store round per tile).
+/// to the warpgroup's whole 64 x BN part, one store round per tile); or kAccBias (acc_bias.cuh):
+/// the tile's column bias starts the accumulator.
 template <class ElementT, class OutT, int BN_ = 256, int Stages_ = 4, int ClusterM_ = 1,
           bool MnMajorA_ = false, bool MnMajorB_ = false, int Planes_ = 1, bool SplitK_ = false,
           int EpiStage_ = 0>
@@ -122,6 +123,10 @@ struct Config {
     static constexpr int ColumnVectors = EpiStage_ & 3;
     static constexpr bool StageColumns = ColumnVectors > 0;
     static constexpr bool StageC = (EpiStage_ & kStageC) != 0;
+    static constexpr bool AccBias = (EpiStage_ & kAccBias) != 0;
+    static_assert(!AccBias || (!StageC && !StageColumns && !SplitK && Planes == 1),
+                  "accumulator bias: real unsplit tiles, nothing else staged");
+    static constexpr int AccBiasBytes = AccBias ? BN * 4 : 0;  // one fp32 bias tile at most
     static_assert(!StageC || StagedStore, "staged C: 16-bit real outputs (the staging buffer)");
     static_assert(!(StageC || StageColumns) || !SplitK,
                   "staged epilogue inputs: unsplit tiles (every unit runs its epilogue)");
@@ -133,7 +138,7 @@ struct Config {
     // smem is only 16-byte aligned; swizzled tiles need 1024.
     static constexpr int smem_with(int staging) {
         return Stages * StageBytes + BarrierBytes + (StagedStore ? Consumers * staging : 0) +
-               ColumnBytes + 1024;
+               ColumnBytes + AccBiasBytes + 1024;
     }
     static constexpr int StagingPerConsumer = StageC ? 64 * BN * 2
                                               : smem_with(kStagingBytes) <= SmemLimit
@@ -164,8 +169,10 @@ struct Config {
                                           sizeof(Element) == 2;
     static constexpr int DeferBuffers = CanDeferStore ? StagingPanels : 1;
     static constexpr int CFullOffset = 512;  // one mbarrier per consumer: its C tile landed
+    // AccBias: the bias slot's full and empty mbarriers
+    static constexpr int BiasBarrierOffset = CFullOffset + 8 * Consumers;
     static_assert(SplitFlagOffset + 4 * Consumers <= CFullOffset &&
-                  CFullOffset + 8 * Consumers <= BarrierBytes, "barrier block layout");
+                  BiasBarrierOffset + 16 <= BarrierBytes, "barrier block layout");
     static constexpr int SmemBytes = smem_with(StagingPerConsumer);
     static_assert(SmemBytes <= SmemLimit, "pipeline does not fit in 227 KiB of shared memory");
 };
@@ -336,7 +343,8 @@ enum Barrier : int { kStagingBarrier = 1 /* + consumer index */, kTransformBarri
 
 /// tm_d: D's map, rank 3 {N, M, batch} or, for two column modes, rank 4 {c0, M, N / c0, batch};
 /// used when dv.tma_store (Cfg::StagedStore kernels only).
-/// tm_c: C's map of the same form, used when Cfg::StageC and the epilogue reads C.
+/// tm_e: the epilogue input's map: C's, of D's form, when Cfg::StageC and the epilogue reads C;
+/// the column bias's (make_bias_map) when Cfg::AccBias and the epilogue has a bias.
 /// xf: the operand transform (NoOperandTransform: none), see operand_transform.cuh.
 /// split: the K splits' workspace when sched.splits > 1 (Cfg::SplitK kernels only).
 template <class Cfg, class Epilogue, class Xf = NoOperandTransform>
@@ -344,7 +352,7 @@ __global__ void __launch_bounds__(Cfg::Threads, 1)
     gemm_kernel(const __grid_constant__ OperandMaps<Cfg::Planes> tm_a,
                 const __grid_constant__ OperandMaps<Cfg::Planes> tm_b, TmaOperand oa,
                 TmaOperand ob, const __grid_constant__ CUtensorMap tm_d,
-                const __grid_constant__ CUtensorMap tm_c,
+                const __grid_constant__ CUtensorMap tm_e,
                 typename Cfg::Out* __restrict__ d, OutView dv, Problem p, TileScheduler sched,
                 Epilogue epi, Xf xf, SplitK split) {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
@@ -368,6 +376,20 @@ __global__ void __launch_bounds__(Cfg::Threads, 1)
     uint64_t* c_full =
         reinterpret_cast<uint64_t*>(smem + Stages * Cfg::StageBytes + Cfg::CFullOffset);
     float* columns = reinterpret_cast<float*>(staging + Cfg::StagingBytes);
+    // AccBias: the tile's bias slot (after the staging, where column vectors would be) and its
+    // full / empty barriers.
+    uint8_t* bias_slot = staging + Cfg::StagingBytes;
+    uint64_t* bias_full =
+        reinterpret_cast<uint64_t*>(smem + Stages * Cfg::StageBytes + Cfg::BiasBarrierOffset);
+    uint64_t* bias_empty = bias_full + 1;
+    const AccBias acc_bias = [&] {
+        if constexpr (Cfg::AccBias) {
+            static_assert(requires { epi.acc_bias(); },
+                          "kAccBias kernels run an epilogue with acc_bias() (EpilogueBiasAct)");
+            return epi.acc_bias();
+        }
+        else return AccBias{};
+    }();
 
     const int warpgroup = threadIdx.x / 128;
     const int k_blocks = (p.K + BK - 1) / BK;
@@ -380,11 +402,19 @@ __global__ void __launch_bounds__(Cfg::Threads, 1)
         }
         if constexpr (Cfg::StageC)
             for (int c = 0; c < Cfg::Consumers; ++c) dev::mbarrier::init(&c_full[c], 1);
+        if constexpr (Cfg::AccBias) {
+            dev::mbarrier::init(bias_full, 1);
+            dev::mbarrier::init(bias_empty, Cfg::Consumers * 4);  // one arrive per consumer warp
+        }
         dev::fence::mbarrier_init();
         for (int pl = 0; pl < Planes; ++pl) {
             dev::tma::prefetch_descriptor(&tm_a.plane[pl]);
             dev::tma::prefetch_descriptor(&tm_b.plane[pl]);
         }
+    }
+    if constexpr (Cfg::AccBias) {
+        if (!acc_bias.present && threadIdx.x < Cfg::AccBiasBytes / 4)
+            reinterpret_cast<float*>(bias_slot)[threadIdx.x] = 0.f;
     }
     // The peer CTA signals our barriers: they must be initialized cluster-wide first.
     if constexpr (Cfg::ClusterM > 1) dev::cluster::sync();
@@ -411,9 +441,19 @@ __global__ void __launch_bounds__(Cfg::Threads, 1)
         // by 25% on DRAM-streaming shapes (bench/NOTES.md, "v15").
         if (threadIdx.x != 0) return;
         dev::mbarrier::PipelineState<Stages> st;
+        uint32_t bias_phase = 0;
         for (int u = cluster_id; u < sched.total(); u += clusters) {
             const WorkUnit w = unit_at(u);
             const TileCoord tc = w.coord;
+            // The tile's bias first: the consumers start its accumulator from it. The slot is
+            // free once they started the previous tile, long before this one.
+            if (acc_bias.present) {
+                dev::mbarrier::wait(bias_empty, bias_phase ^ 1u);
+                dev::mbarrier::arrive_expect_tx(bias_full, BN * bias_bytes(acc_bias.type));
+                dev::tma::load(bias_slot, &tm_e, bias_full, tc.n * BN,
+                               acc_bias.batched ? tc.batch : 0);
+                bias_phase ^= 1u;
+            }
             for (int kb = w.k_begin; kb < w.k_end; ++kb) {
                 // A fresh barrier counts as having completed the phase before phase 0, so
                 // the first pass through the ring does not block.
@@ -480,20 +520,38 @@ __global__ void __launch_bounds__(Cfg::Threads, 1)
                 dev::tma::store_wait_read<0>();
                 dev::mbarrier::arrive_expect_tx(&c_full[cw], Cfg::StagingPerConsumer);
                 for (int pn = 0; pn < BN / 64; ++pn)
-                    dev::tma::load(my_staging + pn * kPanelBytes, &tm_c, &c_full[cw],
+                    dev::tma::load(my_staging + pn * kPanelBytes, &tm_e, &c_full[cw],
                                    tc.n * BN + 64 * pn, tc.m * BM + cw * 64, tc.batch);
             }
             if constexpr (Cfg::StageColumns && column_vectors_of<Epilogue> > 0)
                 epi.stage_columns(my_columns, BN, tc.n * BN, tc.batch, p.N, t);
         };
 
+        uint32_t bias_phase = 0;
         for (int u = cluster_id; u < sched.total(); u += clusters) {
             const WorkUnit w = unit_at(u);
             const TileCoord tc = w.coord;
+            if constexpr (Cfg::AccBias) {
+                // Without a bias the slot holds zeros (zeroed before the CTA's barrier): the
+                // accumulator starts from the slot on both paths, because one started by
+                // different instructions on two paths made ptxas serialize the wgmmas.
+                if (acc_bias.present) {
+                    dev::mbarrier::wait(bias_full, bias_phase);
+                    bias_phase ^= 1u;
+                }
+                start_from_bias(acc[0], dev::smem::address(bias_slot),
+                                dev::wgmma::accumulator_col(t, 0), acc_bias.type, acc_bias.scale);
+                if (acc_bias.present) {
+                    // Every lane's reads are done before its warp frees the slot.
+                    __syncwarp();
+                    if (lane0) dev::mbarrier::arrive(bias_empty);
+                }
+            } else {
 #pragma unroll
-            for (int pl = 0; pl < Planes; ++pl)
+                for (int pl = 0; pl < Planes; ++pl)
 #pragma unroll
-                for (int i = 0; i < BN / 2; ++i) acc[pl][i] = 0.f;
+                    for (int i = 0; i < BN / 2; ++i) acc[pl][i] = 0.f;
+            }
             if constexpr (Staged) {
                 if (w.k_begin == w.k_end) stage_inputs(tc);
             }
@@ -586,6 +644,23 @@ __global__ void __launch_bounds__(Cfg::Threads, 1)
                         acc[0], my_staging, &tm_d, part_row, part_col, tc.batch, dv.c0,
                         kStagingBarrier + cw, t, before_round);
             };
+            // The epilogue e (epi: a parameter, so that only kernels that stage compile this) on
+            // what the tile staged (ts): one store round at a time where it works per column
+            // group (true: the tile is stored), else on the whole fragment.
+            const auto apply_staged = [&](const auto& e, const auto& ts) {
+                if constexpr (Cfg::StagedStore &&
+                              requires { e.apply_columns(acc[0], ts, 0, 1); }) {
+                    if (dv.tma_store) {
+                        store_tile([&](int p0, int panels) {
+                            e.template apply_columns<!PackRelu>(
+                                acc[0], ts, kGroupsPerPanel * p0, kGroupsPerPanel * (p0 + panels));
+                        });
+                        return true;
+                    }
+                }
+                apply_epilogue(acc[0], e, row0, col0, tc.batch, p, ts);
+                return false;
+            };
             if constexpr (Planes == 2) {
                 epi.store_fragment(acc[0], acc[1], row0, col0, tc.batch, p.M, p.N);
             } else {
@@ -596,7 +671,9 @@ __global__ void __launch_bounds__(Cfg::Threads, 1)
                                         cw, t, kStagingBarrier + cw, split_flags + cw))
                         continue;
                 }
-                if constexpr (Staged) {
+                if constexpr (Cfg::AccBias) {
+                    if (apply_staged(epi, AccBiasStage{})) continue;
+                } else if constexpr (Staged) {
                     dev::named_barrier::sync(kStagingBarrier + cw, 128);  // columns written
                     if (stage_c) {
                         dev::mbarrier::wait(&c_full[cw], c_phase);
@@ -606,19 +683,7 @@ __global__ void __launch_bounds__(Cfg::Threads, 1)
                                                     dev::smem::address(my_staging),
                                                     dev::wgmma::accumulator_row(t, 0),
                                                     dev::wgmma::accumulator_col(t, 0)};
-                    // An epilogue that works per column group runs one store round at a time.
-                    if constexpr (Cfg::StagedStore &&
-                                  requires { epi.apply_columns(acc[0], ts, 0, 1); }) {
-                        if (dv.tma_store) {
-                            store_tile([&](int p0, int panels) {
-                                epi.template apply_columns<!PackRelu>(
-                                    acc[0], ts, kGroupsPerPanel * p0,
-                                    kGroupsPerPanel * (p0 + panels));
-                            });
-                            continue;
-                        }
-                    }
-                    apply_epilogue(acc[0], epi, row0, col0, tc.batch, p, ts);
+                    if (apply_staged(epi, ts)) continue;
                 } else {
                     apply_epilogue(acc[0], epi, row0, col0, tc.batch, p);
                 }

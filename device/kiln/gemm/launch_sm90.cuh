@@ -136,7 +136,8 @@ inline bool make_output_map(CUtensorMap* map, const Out* d, const OutView& dv, i
 /// General launch: operands as Cfg::Planes views each (va[0], vb[0]: real parts; va[1], vb[1]:
 /// imaginary parts, same geometry), the output as a view (views.h; unused by complex
 /// epilogues, which carry their own). Returns cudaErrorInvalidValue when a TMA rule fails (the
-/// caller takes the generic path; for Cfg::StageC kernels also when C's map fails those rules).
+/// caller takes the generic path; for Cfg::StageC kernels also when C's map fails those rules,
+/// for Cfg::AccBias kernels when the bias cannot start the accumulator: bias_in_accumulator).
 /// Cfg::MnMajorA/B must match the views.
 /// xf: the operand transform (operand_transform.cuh), K-major real operands only.
 /// split: K splits per tile and their buffers (split_k.h, sized for split_k_cta_tiles(M, N,
@@ -171,13 +172,21 @@ cudaError_t launch_planes(const OperandView* va, const OperandView* vb, typename
                      dv.rs1 % a == 0 && dv.cs1 % a == 0 && dv.batch_stride % a == 0 &&
                      reinterpret_cast<uintptr_t>(d) % (a * sizeof(typename Cfg::Out)) == 0;
     }
-    CUtensorMap md{}, mc{};
+    CUtensorMap md{}, me{};
     dv.tma_store = Cfg::StagedStore && make_output_map(&md, d, dv, M, N, batch);
-    // Staged C (epilogue_stage.cuh) is read through a map of D's form: no map, no launch.
+    // Staged C (epilogue_stage.cuh) is read through a map of D's form, the accumulator's bias
+    // (acc_bias.cuh) through its own: no map, no launch.
     if constexpr (Cfg::StageC) {
         const CSource c = epi.c_source();
-        if (c.ptr && !make_output_map(&mc, static_cast<const typename Cfg::Out*>(c.ptr),
+        if (c.ptr && !make_output_map(&me, static_cast<const typename Cfg::Out*>(c.ptr),
                                       OutView::matrix(c.ld, c.batch_stride), M, N, batch))
+            return cudaErrorInvalidValue;
+    }
+    if constexpr (Cfg::AccBias) {
+        if (epi.bias && (!bias_in_accumulator(epi.bias, epi.bias_type, epi.batch_stride_bias,
+                                              epi.alpha) ||
+                         !make_bias_map(&me, epi.bias, epi.bias_type, N, batch,
+                                        epi.batch_stride_bias, Cfg::BN)))
             return cudaErrorInvalidValue;
     }
 
@@ -263,7 +272,7 @@ cudaError_t launch_planes(const OperandView* va, const OperandView* vb, typename
     }
     cfg.attrs = attrs;
     cfg.numAttrs = n_attrs;
-    return cudaLaunchKernelEx(&cfg, kernel, ma, mb, oa, ob, md, mc, d, dv, p, sched, epi, xf,
+    return cudaLaunchKernelEx(&cfg, kernel, ma, mb, oa, ob, md, me, d, dv, p, sched, epi, xf,
                               split);
 }
 

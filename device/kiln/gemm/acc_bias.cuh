@@ -1,0 +1,113 @@
+// kiln::gemm accumulator bias — a tile's column bias added by starting its accumulator at
+// bias / alpha instead of 0, so that alpha * acc = alpha * A.B + bias.
+//
+// What: in a sm90 kernel built with Config::EpiStage = kAccBias, the producer thread loads each
+// tile's BN bias values by TMA into one shared slot (its own type: fp32, bf16 or fp16; zero past
+// N), the consumers start the tile's accumulator from it, and the epilogue (EpilogueBiasAct)
+// only scales by alpha and activates.
+// Why: added in the epilogue, the bias cost every tile 128 FFMA and 32 shared loads per thread
+// while the tensor cores idled (both consumers run their epilogue at once), and the bias staged
+// per consumer (2 KiB) left room for only one 8 KiB staging panel per consumer beside the
+// 4-stage ring: four store rounds, each waiting for the one before. The slot here is 1 KiB,
+// shared by both consumers and refilled by the producer ahead of the tile, and the
+// accumulator's start is a register move where it was a zero (bench/NOTES.md, "v22").
+// Requires: an unsplit kernel (a split tile would add its bias once per split); the host loads
+// the slot only where TMA can read the bias (16-byte aligned, batch stride a multiple of 16
+// bytes) and alpha has a finite inverse (make_bias_map, bias_in_accumulator).
+#pragma once
+#include <cmath>
+#include <cstdint>
+#include <cuda_bf16.h>
+#include <cuda_fp16.h>
+
+#include "kiln/smem.cuh"
+#include "kiln/tma.cuh"
+
+namespace kiln::gemm {
+
+/// Storage type of a bias vector, chosen at run time (one uniform branch per element).
+enum class BiasType : int { F32 = 0, BF16 = 1, F16 = 2 };
+
+__host__ __device__ constexpr int bias_bytes(BiasType t) { return t == BiasType::F32 ? 4 : 2; }
+
+/// Config::EpiStage flag: the tile's column bias starts the accumulator (see above).
+inline constexpr int kAccBias = 8;
+
+/// What an accumulator-bias kernel needs from its epilogue (EpilogueBiasAct::acc_bias).
+struct AccBias {
+    bool present = false;  // no bias: the accumulator starts at 0
+    BiasType type = BiasType::F32;
+    float scale = 1.f;     // 1 / alpha
+    bool batched = false;  // one bias per batch (map rank 2 walks it), else one for all
+};
+
+/// The stage argument of an accumulator-bias kernel's epilogue: nothing to read, the bias is in
+/// the accumulator (EpilogueBiasAct asserts it; epilogues that read staged inputs cannot take it).
+struct AccBiasStage {
+    static constexpr bool staged = true, has_c = false, bias_in_acc = true;
+};
+
+/// acc[4j + e] = scale * bias[lcol + 8j + e % 2] for the thread's fragment (wgmma layout: rows
+/// lrow and lrow + 8 share a column), bias read from the slot at shared-window address `slot`.
+template <int NAcc>
+__device__ __forceinline__ void start_from_bias(float (&acc)[NAcc], uint32_t slot, int lcol,
+                                                BiasType type, float scale) {
+    const auto put = [&](int j, float x, float y) {
+        acc[4 * j] = acc[4 * j + 2] = scale * x;
+        acc[4 * j + 1] = acc[4 * j + 3] = scale * y;
+    };
+    // One unrolled loop per storage type: the branch is uniform and taken once per tile.
+    if (type == BiasType::F32) {
+#pragma unroll
+        for (int j = 0; j < NAcc / 4; ++j) {
+            const float2 v = dev::smem::load_f32x2(slot + 4u * (lcol + 8 * j));
+            put(j, v.x, v.y);
+        }
+    } else if (type == BiasType::BF16) {
+#pragma unroll
+        for (int j = 0; j < NAcc / 4; ++j) {
+            const uint32_t bits = dev::smem::load_u32(slot + 2u * (lcol + 8 * j));
+            const float2 v = __bfloat1622float2(*reinterpret_cast<const __nv_bfloat162*>(&bits));
+            put(j, v.x, v.y);
+        }
+    } else {
+#pragma unroll
+        for (int j = 0; j < NAcc / 4; ++j) {
+            const uint32_t bits = dev::smem::load_u32(slot + 2u * (lcol + 8 * j));
+            const float2 v = __half22float2(*reinterpret_cast<const __half2*>(&bits));
+            put(j, v.x, v.y);
+        }
+    }
+}
+
+#if !defined(__CUDACC_RTC__)
+/// Whether a call's bias can start the accumulator: TMA reads it (16-byte aligned base, batch
+/// stride a multiple of 16 bytes) and 1 / alpha is finite. Otherwise the dispatcher adds the
+/// bias in the epilogue (EpilogueLinear).
+inline bool bias_in_accumulator(const void* bias, BiasType type, int64_t batch_stride,
+                                float alpha) {
+    return reinterpret_cast<uintptr_t>(bias) % 16 == 0 &&
+           (batch_stride * bias_bytes(type)) % 16 == 0 && std::isfinite(1.f / alpha);
+}
+
+/// The bias's map: rank 2 {N, batches} (batches = 1 for one bias shared by every batch), box
+/// {bn, 1}, no swizzle; TMA fills the columns past N with zeros.
+inline bool make_bias_map(CUtensorMap* map, const void* bias, BiasType type, int N, int batch,
+                          int64_t batch_stride, int bn) {
+    const CUtensorMapDataType dt = type == BiasType::F32    ? CU_TENSOR_MAP_DATA_TYPE_FLOAT32
+                                   : type == BiasType::BF16 ? CU_TENSOR_MAP_DATA_TYPE_BFLOAT16
+                                                            : CU_TENSOR_MAP_DATA_TYPE_FLOAT16;
+    const int64_t eb = bias_bytes(type);
+    const bool batched = batch > 1 && batch_stride != 0;
+    // An unbatched map never steps its outer dimension; its stride only has to be legal.
+    const uint64_t stride =
+        batched ? uint64_t(batch_stride * eb) : uint64_t((N * eb + 15) / 16 * 16);
+    const uint64_t dims[2] = {uint64_t(N), uint64_t(batched ? batch : 1)};
+    const uint64_t strides[1] = {stride};
+    const uint32_t box[2] = {uint32_t(bn), 1};
+    return dev::tma::make_tensor_map<2>(map, dt, bias, dims, strides, box,
+                                        dev::swizzle::Mode::None);
+}
+#endif
+
+}  // namespace kiln::gemm
