@@ -71,9 +71,12 @@ def case_linear(M, N, K, in_dt=torch.bfloat16, out_dt=torch.bfloat16, alpha=1.0,
         ref = ref + beta * c0
     ref = with_bias(ref, bias, bias_mode)
     ref = act_ref(ref, act)
-    bias_note = f"{str(bias_dt)[6:]}{'+' + str(bias_offset) if bias_offset else ''}" if bias_mode else ""
+    bias_note = ""
+    if bias_mode:
+        bias_note = str(bias_dt)[6:] + (f"+{bias_offset}" if bias_offset else "")
     name = (f"linear {M}x{N}x{K}{' b'+str(batch) if batch else ''} {str(in_dt)[6:]}->"
-            f"{str(out_dt)[6:]} a={alpha} b={beta} {act or ''} {bias_mode or ''} {bias_note} [{path}]")
+            f"{str(out_dt)[6:]} a={alpha} b={beta} {act or ''} {bias_mode or ''} {bias_note} "
+            f"[{path}]")
     report(name, rel(c, ref), TOL[out_dt] if out_dt != torch.float32 else 2e-5 * math.sqrt(K) + 1e-5,
            st, taken, want)
 

@@ -387,8 +387,9 @@ __global__ void __launch_bounds__(Cfg::Threads, 1)
             static_assert(requires { epi.acc_bias(); },
                           "kAccBias kernels run an epilogue with acc_bias() (EpilogueBiasAct)");
             return epi.acc_bias();
+        } else {
+            return AccBias{};
         }
-        else return AccBias{};
     }();
 
     const int warpgroup = threadIdx.x / 128;
