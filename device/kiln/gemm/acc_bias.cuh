@@ -11,9 +11,9 @@
 // 4-stage ring: four store rounds, each waiting for the one before. The slot here is 1 KiB,
 // shared by both consumers and refilled by the producer ahead of the tile, and the
 // accumulator's start is a register move where it was a zero (bench/NOTES.md, "v22").
-// Requires: an unsplit kernel (a split tile would add its bias once per split); the host loads
-// the slot only where TMA can read the bias (16-byte aligned, batch stride a multiple of 16
-// bytes) and alpha has a finite inverse (make_bias_map, bias_in_accumulator).
+// Requires: an unsplit kernel (a split tile would add its bias once per split); a bias TMA can
+// read (16-byte aligned, batch stride a multiple of 16 bytes) and an alpha with a finite
+// inverse: bias_in_accumulator says which calls qualify, and launch_planes refuses the others.
 #pragma once
 #include <cmath>
 #include <cstdint>
