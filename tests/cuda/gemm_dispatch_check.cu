@@ -2,7 +2,8 @@
 // epilogue_kind; tests/cuda/compile_check.sh builds this file, a failing row is a compile error).
 // The rule that matters most: a call with C (beta != 0) or a row bias never reaches
 // EpilogueBiasAct, which reads neither, and neither does a column bias that cannot start the
-// accumulator (acc_bias.cuh: misaligned for TMA, or alpha without a finite inverse).
+// accumulator (acc_bias.cuh: misaligned for TMA, or |alpha| < 1, where bias / alpha could
+// overflow).
 #include "../../src/gemm/sm90_impl.cuh"
 
 namespace {
@@ -45,6 +46,7 @@ constexpr Row kRows[] = {
     {1.f, 0.f, true, BiasMode::Col, Activation::ReLU, true, true, Kind::Linear},
     {1.f, 0.f, true, BiasMode::Col, Activation::ReLU, false, false, Kind::Linear},
     {0.f, 0.f, true, BiasMode::Col, Activation::GELU, false, false, Kind::Linear},
+    {0.5f, 0.f, true, BiasMode::Col, Activation::ReLU, false, false, Kind::Linear},
 };
 
 constexpr bool every_row_holds() {

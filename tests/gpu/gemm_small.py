@@ -29,7 +29,8 @@ for (M, N, K) in [(128, 256, 64), (129, 257, 72), (2304, 2048, 2048), (2304, 199
     a = torch.randn(M, K, device="cuda").bfloat16()
     w = torch.randn(N, K, device="cuda").bfloat16()
     c = torch.empty(M, N, device="cuda").bfloat16()
-    st, taken = kg.linear(a, w, c, 0.5, 0.0, "gelu", torch.randn(N, device="cuda"), "col")
+    # alpha = 2: the accumulator starts at bias / 2 (|alpha| < 1 takes EpilogueLinear)
+    st, taken = kg.linear(a, w, c, 2.0, 0.0, "gelu", torch.randn(N, device="cuda"), "col")
     torch.cuda.synchronize()
     print("bias+act", M, N, K, st, taken)
     assert st == "success" and taken == "tma"

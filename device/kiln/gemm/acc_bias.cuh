@@ -12,8 +12,9 @@
 // shared by both consumers and refilled by the producer ahead of the tile, and the
 // accumulator's start is a register move where it was a zero (bench/NOTES.md, "v22").
 // Requires: an unsplit kernel (a split tile would add its bias once per split); a bias TMA can
-// read (16-byte aligned, batch stride a multiple of 16 bytes) and an alpha with a finite
-// inverse: bias_in_accumulator says which calls qualify, and launch_planes refuses the others.
+// read (16-byte aligned, batch stride a multiple of 16 bytes) and a finite |alpha| >= 1, so that
+// bias / alpha cannot overflow: bias_in_accumulator says which calls qualify, and launch_planes
+// refuses the others.
 #pragma once
 #include <cmath>
 #include <cstdint>
@@ -82,12 +83,15 @@ __device__ __forceinline__ void start_from_bias(float (&acc)[NAcc], uint32_t slo
 
 #if !defined(__CUDACC_RTC__)
 /// Whether a call's bias can start the accumulator: TMA reads it (16-byte aligned base, batch
-/// stride a multiple of 16 bytes) and 1 / alpha is finite. Otherwise the dispatcher adds the
-/// bias in the epilogue (EpilogueLinear).
+/// stride a multiple of 16 bytes) and alpha is finite with |alpha| >= 1. Below 1, bias / alpha
+/// overflows for a large enough bias (|bias| > FLT_MAX |alpha|) and the result would be inf
+/// where alpha A.B + bias is finite. Otherwise the dispatcher adds the bias in the epilogue
+/// (EpilogueLinear).
 inline bool bias_in_accumulator(const void* bias, BiasType type, int64_t batch_stride,
                                 float alpha) {
     return reinterpret_cast<uintptr_t>(bias) % 16 == 0 &&
-           (batch_stride * bias_bytes(type)) % 16 == 0 && std::isfinite(1.f / alpha);
+           (batch_stride * bias_bytes(type)) % 16 == 0 && std::isfinite(alpha) &&
+           std::fabs(alpha) >= 1.f;
 }
 
 /// The bias's map: rank 2 {N, batches} (batches = 1 for one bias shared by every batch), box
