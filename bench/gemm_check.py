@@ -250,7 +250,7 @@ case_linear(700, 1100, 384, out_dt=torch.float32, act="gelu", bias_mode="col", a
 # (the slot's zeros past N), fp32 output (direct stores), no bias with alpha (a zeroed slot,
 # alpha 0 included), a batched bias; and the calls it cannot take (EpilogueLinear adds the bias
 # instead): a bias TMA cannot read (one element off 16 bytes; a batch stride of 2200 bytes) and
-# alpha = 0 with a bias
+# alpha = 0 with a bias (as every |alpha| < 1: bias / alpha could overflow)
 for bdt in (torch.bfloat16, torch.float16):
     case_linear(3000, 2600, 320, act="gelu", bias_mode="col", bias_dt=bdt, want="tma")
 case_linear(700, 1100, 384, out_dt=torch.float32, act="relu", bias_mode="col", alpha=-1.5,
