@@ -21,6 +21,7 @@
 #include <cuda_bf16.h>
 #include <cuda_fp16.h>
 
+#include "kiln/gemm/numeric.cuh"
 #include "kiln/smem.cuh"
 #include "kiln/tma.cuh"
 
@@ -53,32 +54,23 @@ struct AccBiasStage {
 template <int NAcc>
 __device__ __forceinline__ void start_from_bias(float (&acc)[NAcc], uint32_t slot, int lcol,
                                                 BiasType type, float scale) {
-    const auto put = [&](int j, float x, float y) {
-        acc[4 * j] = acc[4 * j + 2] = scale * x;
-        acc[4 * j + 1] = acc[4 * j + 3] = scale * y;
+    // pair(j): the bias at columns lcol + 8j, +1. One unrolled loop per storage type: the
+    // branch is uniform and taken once per tile.
+    const auto start = [&](const auto& pair) {
+#pragma unroll
+        for (int j = 0; j < NAcc / 4; ++j) {
+            const float2 v = pair(j);
+            acc[4 * j] = acc[4 * j + 2] = scale * v.x;
+            acc[4 * j + 1] = acc[4 * j + 3] = scale * v.y;
+        }
     };
-    // One unrolled loop per storage type: the branch is uniform and taken once per tile.
-    if (type == BiasType::F32) {
-#pragma unroll
-        for (int j = 0; j < NAcc / 4; ++j) {
-            const float2 v = dev::smem::load_f32x2(slot + 4u * (lcol + 8 * j));
-            put(j, v.x, v.y);
-        }
-    } else if (type == BiasType::BF16) {
-#pragma unroll
-        for (int j = 0; j < NAcc / 4; ++j) {
-            const uint32_t bits = dev::smem::load_u32(slot + 2u * (lcol + 8 * j));
-            const float2 v = __bfloat1622float2(*reinterpret_cast<const __nv_bfloat162*>(&bits));
-            put(j, v.x, v.y);
-        }
-    } else {
-#pragma unroll
-        for (int j = 0; j < NAcc / 4; ++j) {
-            const uint32_t bits = dev::smem::load_u32(slot + 2u * (lcol + 8 * j));
-            const float2 v = __half22float2(*reinterpret_cast<const __half2*>(&bits));
-            put(j, v.x, v.y);
-        }
-    }
+    const auto half_word = [&](int j) { return dev::smem::load_u32(slot + 2u * (lcol + 8 * j)); };
+    if (type == BiasType::F32)
+        start([&](int j) { return dev::smem::load_f32x2(slot + 4u * (lcol + 8 * j)); });
+    else if (type == BiasType::BF16)
+        start([&](int j) { return unpack_pair<__nv_bfloat16>(half_word(j)); });
+    else
+        start([&](int j) { return unpack_pair<__half>(half_word(j)); });
 }
 
 #if !defined(__CUDACC_RTC__)

@@ -72,12 +72,8 @@ struct TileStage {
     template <class CT>
     __device__ __forceinline__ float2 c_pair(int h, int j) const {
         static_assert(sizeof(CT) == 2, "staged C: 16-bit elements");
-        const uint32_t bits =
-            kiln::dev::smem::load_u32(c + sm90::staged_offset(lrow + 8 * h, lcol + 8 * j));
-        if constexpr (std::is_same_v<CT, __nv_bfloat16>)
-            return __bfloat1622float2(*reinterpret_cast<const __nv_bfloat162*>(&bits));
-        else
-            return __half22float2(*reinterpret_cast<const __half2*>(&bits));
+        return unpack_pair<CT>(
+            kiln::dev::smem::load_u32(c + sm90::staged_offset(lrow + 8 * h, lcol + 8 * j)));
     }
 };
 

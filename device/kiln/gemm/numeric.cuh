@@ -47,6 +47,18 @@ __device__ __forceinline__ uint32_t pack_pair(float a, float b) {
     }
 }
 
+/// The inverse of pack_pair (without ReLU): one register of two 16-bit values as fp32, the low
+/// half in x.
+template <class T>
+__device__ __forceinline__ float2 unpack_pair(uint32_t bits) {
+    static_assert(std::is_same_v<T, __nv_bfloat16> || std::is_same_v<T, __half>,
+                  "unpack_pair: bf16 or f16");
+    if constexpr (std::is_same_v<T, __nv_bfloat16>)
+        return __bfloat1622float2(*reinterpret_cast<const __nv_bfloat162*>(&bits));
+    else
+        return __half22float2(*reinterpret_cast<const __half2*>(&bits));
+}
+
 /// Stores two adjacent elements (one 4- or 8-byte store when the address is aligned for it).
 template <class T>
 __device__ __forceinline__ void store_pair(T* p, float a, float b) {
