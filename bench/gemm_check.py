@@ -263,6 +263,11 @@ case_linear(700, 1100, 384, act="gelu", bias_mode="col", bias_offset=1, want="tm
 case_linear(1100, 1100, 256, batch=2, act="relu", bias_mode="col", bias_dt=torch.bfloat16,
             want="tma")
 case_linear(700, 1100, 384, act="gelu", bias_mode="col", alpha=0.0, want="tma")
+# GELU with alpha folded into its constants (epilogue.cuh GeluScaled): a negative alpha on held
+# tiles, no bias with |alpha| < 1; past 2^40 the fold's alpha^3 would not hold (EpilogueLinear)
+case_linear(3000, 2600, 320, act="gelu", bias_mode="col", alpha=-2.5, want="tma")
+case_linear(700, 1100, 384, act="gelu", alpha=0.25, want="tma")
+case_linear(700, 1100, 384, act="gelu", bias_mode="col", alpha=2.0**41, want="tma")
 # 2-CTA clusters with an odd number of M-tiles (the spare CTA loads zeros, stores nothing)
 case_linear(2100, 4096, 256, want="tma")
 case_linear(1100, 2048, 128, batch=8, act="relu", bias_mode="row", want="tma")

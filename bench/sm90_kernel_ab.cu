@@ -28,7 +28,7 @@
 // The peer's result is checked against the same reference (PEER MISMATCH, exit 1).
 // -DKILN_AB_SPLITK also builds the unpaired split kernel; KILN_AB_TAIL=1 then runs a tail split
 // (tail_split.h; one worker per SM, per pair with -DKILN_AB_CLUSTER=2): the whole tiles on the
-// configured kernel, the last ones split on that one.
+// configured kernel, the last ones split on that one (bias + activation: on EpilogueLinear).
 // KILN_AB_SUSTAIN=S (with -DKILN_AB_CUBLAS) replaces the alternation: each of the two runs
 // back to back for S seconds, twice, with the SM clock and board power sampled through NVML
 // (clock_sampler.h); KILN_AB_ONCE=1 calls each twice untimed (0 TFLOP/s), for Nsight Compute.
@@ -72,9 +72,6 @@ namespace {
 #endif
 using T = __nv_bfloat16;
 #if defined(KILN_AB_SPLITK)
-#if defined(KILN_AB_BIAS_ACT)
-#error "KILN_AB_SPLITK: split kernels run EpilogueLinear (they stage no bias); use KILN_AB_BIAS_RELU"
-#endif
 constexpr bool kSplitK = true;
 #else
 constexpr bool kSplitK = false;
@@ -96,6 +93,20 @@ using Epi = kiln::gemm::EpilogueBiasAct<kAct>;
 using Epi = kiln::gemm::EpilogueLinear<T, kAct>;
 #else
 using Epi = kiln::gemm::EpilogueCopy;
+#endif
+// The split launch's epilogue: split kernels take no accumulator bias, so a tail split of the
+// bias + activation kernel runs its split tiles on EpilogueLinear, as gemmEx does.
+#if defined(KILN_AB_BIAS_ACT)
+using SplitEpi = kiln::gemm::EpilogueLinear<T, kAct>;
+SplitEpi split_epilogue(const Epi& e) {
+    SplitEpi s{};
+    s.alpha = e.alpha, s.bias = e.bias, s.bias_type = e.bias_type;
+    s.bias_mode = kiln::gemm::BiasMode::Col;
+    return s;
+}
+#else
+using SplitEpi = Epi;
+const Epi& split_epilogue(const Epi& e) { return e; }
 #endif
 using GenLaunch = int (*)(void*, const void*, const void*, int, int, int, cudaStream_t);
 
@@ -397,7 +408,7 @@ int main(int argc, char** argv) {
             KILN_CUDA_CHECK(sm90::launch_views<Cfg>(va, vb, d, dv, M, N, K, 1, epi, s, 16, {}, {},
                                                     kiln::gemm::whole_tiles(tl.tail)));
             KILN_CUDA_CHECK(sm90::launch_views<SplitCfg>(
-                va, vb, d, dv, M, N, K, 1, epi, s, 16, {}, tl.split,
+                va, vb, d, dv, M, N, K, 1, split_epilogue(epi), s, 16, {}, tl.split,
                 kiln::gemm::split_tiles(tl.tail, Cfg::ClusterM)));
         }
     };

@@ -63,15 +63,16 @@ cudaError_t with_activation(Activation a, F&& f) {
 /// the table): Copy for D = A.B exactly (alpha 1, beta 0, no bias, no activation); BiasAct for
 /// act(alpha * A.B + column bias), no C and no row bias, on unsplit tiles, where the column bias
 /// can start the accumulator (bias_fits: acc_bias.cuh's bias_in_accumulator, TMA-readable and
-/// |alpha| >= 1; EpilogueBiasAct never reads C, so beta != 0 must never reach it); Linear for
-/// everything else.
+/// |alpha| >= 1; EpilogueBiasAct never reads C, so beta != 0 must never reach it) and, for GELU,
+/// an alpha its constants can fold (gelu_folds_alpha); Linear for everything else.
 enum class EpilogueKind { Copy, BiasAct, Linear };
 constexpr EpilogueKind epilogue_kind(float alpha, float beta, bool bias, BiasMode mode,
                                      Activation act, bool split, bool bias_fits) {
     const bool has_bias = bias && mode != BiasMode::None;
     if (alpha == 1.f && beta == 0.f && !has_bias && act == Activation::None)
         return EpilogueKind::Copy;
-    if (!split && beta == 0.f && (!has_bias || (mode == BiasMode::Col && bias_fits)))
+    if (!split && beta == 0.f && (!has_bias || (mode == BiasMode::Col && bias_fits)) &&
+        (act != Activation::GELU || gelu_folds_alpha(alpha)))
         return EpilogueKind::BiasAct;
     return EpilogueKind::Linear;
 }

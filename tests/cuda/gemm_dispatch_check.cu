@@ -3,7 +3,7 @@
 // The rule that matters most: a call with C (beta != 0) or a row bias never reaches
 // EpilogueBiasAct, which reads neither, and neither does a column bias that cannot start the
 // accumulator (acc_bias.cuh: misaligned for TMA, or |alpha| < 1, where bias / alpha could
-// overflow).
+// overflow), nor a GELU whose alpha its folded constants cannot hold (epilogue.cuh).
 #include "../../src/gemm/sm90_impl.cuh"
 
 namespace {
@@ -47,6 +47,15 @@ constexpr Row kRows[] = {
     {1.f, 0.f, true, BiasMode::Col, Activation::ReLU, false, false, Kind::Linear},
     {0.f, 0.f, true, BiasMode::Col, Activation::GELU, false, false, Kind::Linear},
     {0.5f, 0.f, true, BiasMode::Col, Activation::ReLU, false, false, Kind::Linear},
+    // GELU folds alpha into its constants (GeluScaled) within 2^-40 <= |alpha| <= 2^40 or 0;
+    // past that the general epilogue (ReLU takes any alpha; a NaN alpha, which no constant
+    // expression can compare, fails both of gelu_folds_alpha's tests at run time)
+    {0x1p40f, 0.f, true, BiasMode::Col, Activation::GELU, false, true, Kind::BiasAct},
+    {-0x1p-40f, 0.f, false, BiasMode::None, Activation::GELU, false, false, Kind::BiasAct},
+    {0.f, 0.f, false, BiasMode::None, Activation::GELU, false, false, Kind::BiasAct},
+    {0x1p41f, 0.f, true, BiasMode::Col, Activation::GELU, false, true, Kind::Linear},
+    {0x1p-41f, 0.f, false, BiasMode::None, Activation::GELU, false, false, Kind::Linear},
+    {0x1p41f, 0.f, true, BiasMode::Col, Activation::ReLU, false, true, Kind::BiasAct},
 };
 
 constexpr bool every_row_holds() {

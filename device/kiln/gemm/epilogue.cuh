@@ -29,17 +29,35 @@ __device__ __forceinline__ float tanh_fast(float x) {
     return y;
 }
 
+/// GELU(alpha x) in the tanh approximation, as cuBLASLt's GELU epilogue: with y = alpha x,
+/// 0.5y (1 + tanh(sqrt(2/pi) (y + 0.044715 y^3))), alpha folded into three constants so that
+/// the scaled element costs 5 fp32 operations beside the tanh, as many as the unscaled one (the
+/// formula as written took 8, and alpha one more): the tile's epilogue issues about as many of
+/// them as the SFU takes for its tanhs. At alpha = 1 the constants are the unscaled form's, and
+/// the result is bit for bit the same. alpha^3 leaves fp32's normal range for |alpha| past
+/// 2^42 or under 2^-42: gelu_folds_alpha says where the fold holds, and EpilogueBiasAct, which
+/// scales in it, takes no other alpha (the dispatcher sends the others to EpilogueLinear).
+struct GeluScaled {
+    float half_alpha, p, q;  // 0.5 alpha, k alpha, k c alpha^3 (k = sqrt(2/pi), c = 0.044715)
+    __host__ __device__ explicit GeluScaled(float alpha)
+        : half_alpha(0.5f * alpha), p(0.7978845608028654f * alpha),
+          q(0.7978845608028654f * 0.044715f * alpha * alpha * alpha) {}
+    __device__ __forceinline__ float operator()(float x) const {
+        const float h = half_alpha * x;
+        return fmaf(h, tanh_fast(x * fmaf(q, x * x, p)), h);
+    }
+};
+
+/// Whether GeluScaled's constants hold for this alpha: 0, or 2^-40 <= |alpha| <= 2^40 (NaN: no).
+__host__ __device__ constexpr bool gelu_folds_alpha(float alpha) {
+    const float a = alpha < 0.f ? -alpha : alpha;
+    return a == 0.f || (a >= 0x1p-40f && a <= 0x1p40f);
+}
+
 __device__ __forceinline__ float activate(Activation a, float x) {
     switch (a) {
     case Activation::ReLU: return x < 0.f ? 0.f : x;  // NaN stays NaN (as torch.relu)
-    case Activation::GELU: {
-        // tanh approximation, as cuBLASLt's GELU epilogue: 0.5x (1 + tanh(sqrt(2/pi) (x +
-        // 0.044715 x^3))), in 5 fp32 operations beside the tanh (it took 8 written as the
-        // formula): the tile's epilogue issues as many of them as the SFU takes for its tanhs.
-        const float u = x * fmaf(0.7978845608028654f * 0.044715f, x * x, 0.7978845608028654f);
-        const float h = 0.5f * x;
-        return fmaf(h, tanh_fast(u), h);
-    }
+    case Activation::GELU: return GeluScaled{1.f}(x);
     case Activation::SiLU: return x / (1.f + __expf(-x));
     default: return x;
     }
@@ -224,6 +242,11 @@ struct EpilogueBiasAct {
     __host__ __device__ AccBias acc_bias() const {
         return {bias != nullptr, bias_type, bias ? 1.f / alpha : 1.f, batch_stride_bias != 0};
     }
+    /// Whether apply_columns computes act(alpha * acc) for this alpha: GELU folds alpha into
+    /// its constants (GeluScaled), which hold for gelu_folds_alpha's range only.
+    __host__ __device__ bool takes_alpha() const {
+        return ActT != Activation::GELU || gelu_folds_alpha(alpha);
+    }
 
     /// acc[4j+e] holds (row0 + 8*(e/2), col0 + 8j + e%2) (the wgmma layout).
     template <int NAcc, class S>
@@ -241,14 +264,16 @@ struct EpilogueBiasAct {
                                                   int j1) const {
         static_assert(S::bias_in_acc, "EpilogueBiasAct runs in kAccBias kernels (acc_bias.cuh)");
         if (!Activate && alpha == 1.f) return;
+        const GeluScaled gelu(alpha);
         // Every j in the unrolled loop: j0 and j1 are constants once inlined, and the test folds.
 #pragma unroll
         for (int j = 0; j < NAcc / 4; ++j) {
             if (j < j0 || j >= j1) continue;
 #pragma unroll
             for (int e = 0; e < 4; ++e) {
-                const float v = alpha * acc[4 * j + e];
-                acc[4 * j + e] = Activate ? activate<ActT>(v) : v;
+                float& a = acc[4 * j + e];
+                if (Activate && ActT == Activation::GELU) a = gelu(a);
+                else a = Activate ? activate<ActT>(alpha * a) : alpha * a;
             }
         }
     }

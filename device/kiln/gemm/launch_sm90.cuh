@@ -137,7 +137,8 @@ inline bool make_output_map(CUtensorMap* map, const Out* d, const OutView& dv, i
 /// imaginary parts, same geometry), the output as a view (views.h; unused by complex
 /// epilogues, which carry their own). Returns cudaErrorInvalidValue when a TMA rule fails (the
 /// caller takes the generic path; for Cfg::StageC kernels also when C's map fails those rules,
-/// for Cfg::AccBias kernels when the bias cannot start the accumulator: bias_in_accumulator).
+/// for Cfg::AccBias kernels when the bias cannot start the accumulator: bias_in_accumulator, or
+/// when the epilogue cannot scale by alpha: EpilogueBiasAct::takes_alpha).
 /// Cfg::MnMajorA/B must match the views.
 /// xf: the operand transform (operand_transform.cuh), K-major real operands only.
 /// split: K splits per tile and their buffers (split_k.h, sized for split_k_cta_tiles(M, N,
@@ -183,6 +184,7 @@ cudaError_t launch_planes(const OperandView* va, const OperandView* vb, typename
             return cudaErrorInvalidValue;
     }
     if constexpr (Cfg::AccBias) {
+        if (!epi.takes_alpha()) return cudaErrorInvalidValue;
         if (epi.bias && (!bias_in_accumulator(epi.bias, epi.bias_type, epi.batch_stride_bias,
                                               epi.alpha) ||
                          !make_bias_map(&me, epi.bias, epi.bias_type, N, batch,
