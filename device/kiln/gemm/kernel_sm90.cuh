@@ -394,8 +394,24 @@ __global__ void __launch_bounds__(Cfg::Threads, 1)
 
     const int warpgroup = threadIdx.x / 128;
     const int k_blocks = (p.K + BK - 1) / BK;
+    const int rank = Cfg::ClusterM > 1 ? int(dev::cluster::block_rank()) : 0;
+    const int cluster_id = blockIdx.x / Cfg::ClusterM;
+    const int clusters = gridDim.x / Cfg::ClusterM;
+    // Units are scheduled per cluster: cluster tile (m, n) covers M-tiles ClusterM*m + rank.
+    auto unit_at = [&](int u) {
+        WorkUnit w = sched.unit(u, k_blocks);
+        w.coord.m = w.coord.m * Cfg::ClusterM + rank;
+        return w;
+    };
+    // The producer's first unit, worked out while warp 1 initializes the barriers: its scheduler
+    // arithmetic runs once, from cold instruction lines, and otherwise sits between the CTA's
+    // barrier and its first load. The empty asm keeps ptxas from sinking it past the barrier.
+    const WorkUnit first = unit_at(cluster_id);
+    if constexpr (!Cfg::SplitK)
+        asm volatile("" ::"r"(first.coord.m), "r"(first.coord.n), "r"(first.coord.batch),
+                     "r"(first.k_begin), "r"(first.k_end));
 
-    if (threadIdx.x == 0) {
+    if (threadIdx.x == 32) {
         for (int s = 0; s < Stages; ++s) {
             dev::mbarrier::init(&full[s], 1);
             // one arrive per consumer warp of every CTA that reads this slot's B half
@@ -424,15 +440,6 @@ __global__ void __launch_bounds__(Cfg::Threads, 1)
     // no global memory access before this wait.
     dev::grid::wait_previous();
     dev::grid::launch_dependents();
-    const int rank = Cfg::ClusterM > 1 ? int(dev::cluster::block_rank()) : 0;
-    const int cluster_id = blockIdx.x / Cfg::ClusterM;
-    const int clusters = gridDim.x / Cfg::ClusterM;
-    // Units are scheduled per cluster: cluster tile (m, n) covers M-tiles ClusterM*m + rank.
-    auto unit_at = [&](int u) {
-        WorkUnit w = sched.unit(u, k_blocks);
-        w.coord.m = w.coord.m * Cfg::ClusterM + rank;
-        return w;
-    };
 
     if (warpgroup == 0) {
         // ---------------- producer ----------------
@@ -443,8 +450,9 @@ __global__ void __launch_bounds__(Cfg::Threads, 1)
         if (threadIdx.x != 0) return;
         dev::mbarrier::PipelineState<Stages> st;
         uint32_t bias_phase = 0;
+        WorkUnit w = first;
         for (int u = cluster_id; u < sched.total(); u += clusters) {
-            const WorkUnit w = unit_at(u);
+            if (u != cluster_id) w = unit_at(u);
             const TileCoord tc = w.coord;
             // The tile's bias first: the consumers start its accumulator from it. The slot is
             // free once they started the previous tile, long before this one.
