@@ -77,8 +77,8 @@ def case_linear(M, N, K, in_dt=torch.bfloat16, out_dt=torch.bfloat16, alpha=1.0,
     name = (f"linear {M}x{N}x{K}{' b'+str(batch) if batch else ''} {str(in_dt)[6:]}->"
             f"{str(out_dt)[6:]} a={alpha} b={beta} {act or ''} {bias_mode or ''} {bias_note} "
             f"[{path}]")
-    report(name, rel(c, ref), TOL[out_dt] if out_dt != torch.float32 else 2e-5 * math.sqrt(K) + 1e-5,
-           st, taken, want)
+    tol = TOL[out_dt] if out_dt != torch.float32 else 2e-5 * math.sqrt(K) + 1e-5
+    report(name, rel(c, ref), tol, st, taken, want)
 
 
 def case_trans(M, N, K, ta, tb, in_dt=torch.bfloat16, offset=0, out_dt=torch.float32,
@@ -212,12 +212,14 @@ def report_values(checks):
 def case_errors():
     a = torch.randn(64, 64, device=dev).bfloat16()
     c = torch.empty(64, 64, device=dev).bfloat16()
+    bad_ld = "bad leading dimension"
     checks = [
-        ("lda < K", kg.gemm_raw("N", "T", 64, 64, 64, 1, a, 32, a, 64, 0, c, 64)[0], "bad leading dimension"),
-        ("ldc < N", kg.gemm_raw("N", "T", 64, 64, 64, 1, a, 64, a, 64, 0, c, 16)[0], "bad leading dimension"),
+        ("lda < K", kg.gemm_raw("N", "T", 64, 64, 64, 1, a, 32, a, 64, 0, c, 64)[0], bad_ld),
+        ("ldc < N", kg.gemm_raw("N", "T", 64, 64, 64, 1, a, 64, a, 64, 0, c, 16)[0], bad_ld),
         ("M < 0", kg.gemm_raw("N", "T", -1, 64, 64, 1, a, 64, a, 64, 0, c, 64)[0], "invalid value"),
         ("fp8 out", kg.gemm_raw("N", "T", 64, 64, 64, 1, a, 64, a, 64, 0,
-                                c.view(torch.float8_e4m3fn)[:, :64], 64)[0], "unsupported data type"),
+                                c.view(torch.float8_e4m3fn)[:, :64], 64)[0],
+         "unsupported data type"),
         ("forced tma, lda % 8 != 0", kg.gemm_raw("N", "N", 64, 64, 60, 1, a, 60, a, 64, 0, c, 64,
                                                  path="tma")[0], "path unavailable"),
     ]
@@ -383,8 +385,10 @@ case_sums(300, 200, 128, path="generic", want="generic")
 
 def case_special():
     # diagonal A (layout + predicate), ragged size
-    for n, N, odt, generic in ((1000, 700, torch.float32, True), (256, 512, torch.float32, True),
-                               (1000, 700, torch.float32, False), (1000, 704, torch.bfloat16, False),
+    for n, N, odt, generic in ((1000, 700, torch.float32, True),
+                               (256, 512, torch.float32, True),
+                               (1000, 700, torch.float32, False),
+                               (1000, 704, torch.bfloat16, False),
                                (333, 517, torch.bfloat16, False)):
         d = torch.randn(n, device=dev).bfloat16()
         b = torch.randn(n, N, device=dev).bfloat16()
@@ -401,8 +405,8 @@ def case_special():
     st = kg.cgemm(a, b, out)
     torch.cuda.synchronize()
     ref = a.to(torch.complex128) @ b.to(torch.complex128)
-    report("complex 150x90x70 c64", ((out.to(torch.complex128) - ref).abs().norm() / ref.abs().norm()).item(),
-           1e-5, st, "generic")
+    err = ((out.to(torch.complex128) - ref).abs().norm() / ref.abs().norm()).item()
+    report("complex 150x90x70 c64", err, 1e-5, st, "generic")
     a = torch.randn(130, 40, 2, device=dev)
     b = torch.randn(40, 60, 2, device=dev)
     out = torch.full((130, 60, 2), float("nan"), device=dev)

@@ -45,7 +45,8 @@ enum class DataType : int { F16 = 0, BF16 = 1, F32 = 2, F8E4M3 = 3, F8E5M2 = 4 }
 #ifndef KILN_GEMM_ENUMS_DEFINED  // same definitions as device/kiln/gemm/epilogue.cuh
 #define KILN_GEMM_ENUMS_DEFINED
 enum class Activation : int { None = 0, ReLU = 1, GELU = 2, SiLU = 3 };
-enum class BiasMode : int { None = 0, Row = 1, Col = 2 };  // Row: bias[row] (length M); Col: bias[col]
+// Row: bias[row] (length M); Col: bias[col] (length N)
+enum class BiasMode : int { None = 0, Row = 1, Col = 2 };
 #endif
 enum class Path : int { Auto = 0, Sm90Tma = 1, Generic = 2 };
 

@@ -8,7 +8,9 @@
 namespace kiln::gemm::detail {
 
 inline BiasType to_bias_type(DataType t) {
-    return t == DataType::BF16 ? BiasType::BF16 : t == DataType::F16 ? BiasType::F16 : BiasType::F32;
+    return t == DataType::BF16  ? BiasType::BF16
+           : t == DataType::F16 ? BiasType::F16
+                                : BiasType::F32;
 }
 
 /// The kernel shape of every sm90 instantiation: 128 x BN tiles, 1- or 2-CTA clusters at BN = 256

@@ -19,7 +19,8 @@ namespace kiln::gemm {
 #ifndef KILN_GEMM_ENUMS_DEFINED  // same definitions as include/kiln/gemm.h
 #define KILN_GEMM_ENUMS_DEFINED
 enum class Activation : int { None = 0, ReLU = 1, GELU = 2, SiLU = 3 };
-enum class BiasMode : int { None = 0, Row = 1, Col = 2 };  // Row: bias[row] (length M); Col: bias[col]
+// Row: bias[row] (length M); Col: bias[col] (length N)
+enum class BiasMode : int { None = 0, Row = 1, Col = 2 };
 #endif
 
 /// tanh.approx.f32 (sm_75+): max relative error ~2^-11, well under bf16 output rounding.
@@ -150,7 +151,8 @@ struct EpilogueLinear {
         float rb[2] = {0.f, 0.f};
         if (bias_mode == BiasMode::Row) {
             if (row0 < M) rb[0] = load_as_float(bias, bias_type, b * batch_stride_bias + row0);
-            if (row0 + 8 < M) rb[1] = load_as_float(bias, bias_type, b * batch_stride_bias + row0 + 8);
+            if (row0 + 8 < M)
+                rb[1] = load_as_float(bias, bias_type, b * batch_stride_bias + row0 + 8);
         }
 #pragma unroll
         for (int jc = 0; jc < J; jc += Chunk) {
