@@ -334,6 +334,18 @@ for ta in "NT":
     for tb in "NT":
         case_trans(256, 1000, 2056, ta, tb, out_dt=torch.bfloat16)
 case_split_deterministic(384, 1024, 4096)  # 4 splits: the order matters beyond p0 + p1
+# bias + activation on split tiles (EpilogueBiasAct): split 0 starts from the bias, the others
+# from a box wholly past N that TMA zero-fills (acc_bias.cuh); ragged, negative alpha, batched
+# 16-bit biases, fp32 output (direct stores)
+case_linear(256, 2048, 4096, act="gelu", bias_mode="col", want="tma")  # 4 splits
+case_linear(200, 1000, 2104, act="relu", bias_mode="col", alpha=-2.0, bias_dt=torch.bfloat16,
+            want="tma")  # 2 splits
+case_linear(128, 512, 4096, batch=3, act="relu", bias_mode="col", bias_dt=torch.float16,
+            want="tma")  # 4 splits
+case_linear(128, 512, 4096, batch=3, act="silu", bias_mode="col", bias_dt=torch.float16,
+            want="tma")  # 4 splits, SiLU: EpilogueLinear
+case_linear(256, 1536, 3072, out_dt=torch.float32, act="gelu", bias_mode="col",
+            want="tma")  # 3 splits
 # tail split (params.h tail_split_plan, run_sm90_any): paired 128x256 tiles past one wave whose
 # last wave leaves over half of the 66 pairs idle: the whole tiles in one launch, the last ones
 # split along K in a second, unpaired (H100 / H200: 132 SMs)

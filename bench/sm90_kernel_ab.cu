@@ -28,7 +28,7 @@
 // The peer's result is checked against the same reference (PEER MISMATCH, exit 1).
 // -DKILN_AB_SPLITK also builds the unpaired split kernel; KILN_AB_TAIL=1 then runs a tail split
 // (tail_split.h; one worker per SM, per pair with -DKILN_AB_CLUSTER=2): the whole tiles on the
-// configured kernel, the last ones split on that one (bias + activation: on EpilogueLinear).
+// configured kernel, the last ones split on that one.
 // KILN_AB_SUSTAIN=S (with -DKILN_AB_CUBLAS) replaces the alternation: each of the two runs
 // back to back for S seconds, twice, with the SM clock and board power sampled through NVML
 // (clock_sampler.h); KILN_AB_ONCE=1 calls each twice untimed (0 TFLOP/s), for Nsight Compute.
@@ -78,10 +78,15 @@ constexpr bool kSplitK = false;
 #endif
 using Cfg = kiln::gemm::sm90::Config<T, T, KILN_AB_BN, KILN_AB_STAGES, KILN_AB_CLUSTER, false,
                                      false, 1, false, KILN_AB_EPISTAGE>;
-// A tail split's second launch (-DKILN_AB_SPLITK): unpaired, and split kernels stage no
-// epilogue inputs (kernel_sm90.cuh).
+// A tail split's second launch (-DKILN_AB_SPLITK): unpaired; split kernels stage no epilogue
+// inputs (kernel_sm90.cuh), but the bias + activation kernel's split 0 starts from the bias.
+#if defined(KILN_AB_BIAS_ACT)
+constexpr int kSplitEpiStage = kiln::gemm::kAccBias;
+#else
+constexpr int kSplitEpiStage = 0;
+#endif
 using SplitCfg = kiln::gemm::sm90::Config<T, T, KILN_AB_BN, KILN_AB_STAGES, 1, false, false, 1,
-                                          true, 0>;
+                                          true, kSplitEpiStage>;
 #if defined(KILN_AB_GELU)
 constexpr auto kAct = kiln::gemm::Activation::GELU;
 #else
@@ -94,20 +99,7 @@ using Epi = kiln::gemm::EpilogueLinear<T, kAct>;
 #else
 using Epi = kiln::gemm::EpilogueCopy;
 #endif
-// The split launch's epilogue: split kernels take no accumulator bias, so a tail split of the
-// bias + activation kernel runs its split tiles on EpilogueLinear, as gemmEx does.
-#if defined(KILN_AB_BIAS_ACT)
-using SplitEpi = kiln::gemm::EpilogueLinear<T, kAct>;
-SplitEpi split_epilogue(const Epi& e) {
-    SplitEpi s{};
-    s.alpha = e.alpha, s.bias = e.bias, s.bias_type = e.bias_type;
-    s.bias_mode = kiln::gemm::BiasMode::Col;
-    return s;
-}
-#else
-using SplitEpi = Epi;
-const Epi& split_epilogue(const Epi& e) { return e; }
-#endif
+
 using GenLaunch = int (*)(void*, const void*, const void*, int, int, int, cudaStream_t);
 
 __global__ void fill_random(T* p, size_t n, unsigned seed) {
@@ -408,7 +400,7 @@ int main(int argc, char** argv) {
             KILN_CUDA_CHECK(sm90::launch_views<Cfg>(va, vb, d, dv, M, N, K, 1, epi, s, 16, {}, {},
                                                     kiln::gemm::whole_tiles(tl.tail)));
             KILN_CUDA_CHECK(sm90::launch_views<SplitCfg>(
-                va, vb, d, dv, M, N, K, 1, split_epilogue(epi), s, 16, {}, tl.split,
+                va, vb, d, dv, M, N, K, 1, epi, s, 16, {}, tl.split,
                 kiln::gemm::split_tiles(tl.tail, Cfg::ClusterM)));
         }
     };

@@ -63,25 +63,26 @@ cudaError_t with_activation(Activation a, F&& f) {
 
 /// The epilogue kernel a call's epilogue fields select (tests/cuda/gemm_dispatch_check.cu pins
 /// the table): Copy for D = A.B exactly (alpha 1, beta 0, no bias, no activation); BiasAct for
-/// act(alpha * A.B + column bias), no C and no row bias, on unsplit tiles, where the column bias
-/// can start the accumulator (bias_fits: acc_bias.cuh's bias_in_accumulator, TMA-readable and
+/// act(alpha * A.B + column bias), no C and no row bias, split or not (but SiLU unsplit: its
+/// 128 x 256 split kernel spilled 16 bytes), where the column bias can start the accumulator (bias_fits: acc_bias.cuh's bias_in_accumulator, TMA-readable and
 /// |alpha| >= 1; EpilogueBiasAct never reads C, so beta != 0 must never reach it) and, for GELU,
 /// an alpha its constants can fold (gelu_folds_alpha); Linear for everything else.
 enum class EpilogueKind { Copy, BiasAct, Linear };
 constexpr EpilogueKind epilogue_kind(float alpha, float beta, bool bias, BiasMode mode,
-                                     Activation act, bool split, bool bias_fits) {
+                                     Activation act, bool bias_fits, bool split) {
     const bool has_bias = bias && mode != BiasMode::None;
     if (alpha == 1.f && beta == 0.f && !has_bias && act == Activation::None)
         return EpilogueKind::Copy;
-    if (!split && beta == 0.f && (!has_bias || (mode == BiasMode::Col && bias_fits)) &&
-        (act != Activation::GELU || gelu_folds_alpha(alpha)))
+    if (beta == 0.f && (!has_bias || (mode == BiasMode::Col && bias_fits)) &&
+        (act != Activation::GELU || gelu_folds_alpha(alpha)) &&
+        !(split && act == Activation::SiLU))
         return EpilogueKind::BiasAct;
     return EpilogueKind::Linear;
 }
 inline EpilogueKind epilogue_kind(const Problem& p, bool split) {
     const bool fits = p.bias && bias_in_accumulator(p.bias, to_bias_type(p.bias_type), p.sbias,
                                                     p.alpha);
-    return epilogue_kind(p.alpha, p.beta, p.bias != nullptr, p.bias_mode, p.act, split, fits);
+    return epilogue_kind(p.alpha, p.beta, p.bias != nullptr, p.bias_mode, p.act, fits, split);
 }
 
 /// The plain product gets its own kernel (EpilogueCopy): EpilogueLinear's run-time branches
@@ -92,7 +93,8 @@ inline EpilogueKind epilogue_kind(const Problem& p, bool split) {
 /// Unsplit linear kernels stage the column bias in shared memory during the mainloop
 /// (epilogue_stage.cuh), so the epilogue does not wait on its loads, and the cuBLASLt-style
 /// case (column bias and activation, no C) gets its own kernel, whose bias starts the
-/// accumulator (acc_bias.cuh) and whose epilogue, EpilogueBiasAct, only scales and activates.
+/// accumulator (acc_bias.cuh; split 0's, in split kernels) and whose epilogue, EpilogueBiasAct,
+/// only scales and activates.
 template <class In, class Out, bool MnA, bool MnB, int BN, bool SplitK, int ClusterM>
 cudaError_t run_sm90_cfg(const Problem& p) {
     auto launch = [&]<int EpiStage>(const auto& epi) {
@@ -104,12 +106,14 @@ cudaError_t run_sm90_cfg(const Problem& p) {
     const EpilogueKind kind = epilogue_kind(p, SplitK);
     if (kind == EpilogueKind::Copy) return launch.template operator()<0>(EpilogueCopy{});
     constexpr int Stage = SplitK ? 0 : stage_columns(1);
-    if constexpr (!SplitK) {
-        if (kind == EpilogueKind::BiasAct)
-            return with_activation(p.act, [&](auto act) {
+    if (kind == EpilogueKind::BiasAct)
+        return with_activation(p.act, [&](auto act) {
+            // epilogue_kind never picks split SiLU tiles: not compiled (the kernel spilled)
+            if constexpr (SplitK && act.value == Activation::SiLU)
+                return launch.template operator()<Stage>(linear_epilogue<Out, act.value>(p));
+            else
                 return launch.template operator()<kAccBias>(bias_act_epilogue<act.value>(p));
-            });
-    }
+        });
     return with_activation(p.act, [&](auto act) {
         return launch.template operator()<Stage>(linear_epilogue<Out, act.value>(p));
     });

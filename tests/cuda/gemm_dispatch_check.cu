@@ -18,49 +18,54 @@ struct Row {
     bool bias;
     BiasMode mode;
     Activation act;
-    bool split;
     bool bias_fits;  // bias_in_accumulator
     Kind want;
+    bool split = false;  // a split-K kernel
 };
 
 constexpr Row kRows[] = {
-    // the plain product, split or not
-    {1.f, 0.f, false, BiasMode::None, Activation::None, false, false, Kind::Copy},
-    {1.f, 0.f, false, BiasMode::None, Activation::None, true, false, Kind::Copy},
+    // the plain product
+    {1.f, 0.f, false, BiasMode::None, Activation::None, false, Kind::Copy},
     // a bias pointer with mode None adds nothing
-    {1.f, 0.f, true, BiasMode::None, Activation::None, false, false, Kind::Copy},
+    {1.f, 0.f, true, BiasMode::None, Activation::None, false, Kind::Copy},
     // cuBLASLt's fused epilogues: column bias and / or activation, any alpha
-    {1.f, 0.f, true, BiasMode::Col, Activation::GELU, false, true, Kind::BiasAct},
-    {1.f, 0.f, false, BiasMode::None, Activation::ReLU, false, false, Kind::BiasAct},
-    {0.5f, 0.f, false, BiasMode::None, Activation::None, false, false, Kind::BiasAct},
-    {0.f, 0.f, false, BiasMode::None, Activation::ReLU, false, false, Kind::BiasAct},
-    {2.f, 0.f, true, BiasMode::Col, Activation::SiLU, false, true, Kind::BiasAct},
+    {1.f, 0.f, true, BiasMode::Col, Activation::GELU, true, Kind::BiasAct},
+    {1.f, 0.f, false, BiasMode::None, Activation::ReLU, false, Kind::BiasAct},
+    {0.5f, 0.f, false, BiasMode::None, Activation::None, false, Kind::BiasAct},
+    {0.f, 0.f, false, BiasMode::None, Activation::ReLU, false, Kind::BiasAct},
+    {2.f, 0.f, true, BiasMode::Col, Activation::SiLU, true, Kind::BiasAct},
     // a row-mode pointer that is null adds nothing either
-    {1.f, 0.f, false, BiasMode::Row, Activation::ReLU, false, false, Kind::BiasAct},
-    // C, a row bias, a split tile, or a column bias that cannot start the accumulator: the
-    // general epilogue
-    {1.f, 1.f, false, BiasMode::None, Activation::None, false, false, Kind::Linear},
-    {1.f, 0.5f, true, BiasMode::Col, Activation::ReLU, false, true, Kind::Linear},
-    {1.f, 0.f, true, BiasMode::Row, Activation::None, false, true, Kind::Linear},
-    {1.f, 0.f, true, BiasMode::Row, Activation::GELU, false, true, Kind::Linear},
-    {1.f, 0.f, true, BiasMode::Col, Activation::ReLU, true, true, Kind::Linear},
-    {1.f, 0.f, true, BiasMode::Col, Activation::ReLU, false, false, Kind::Linear},
-    {0.f, 0.f, true, BiasMode::Col, Activation::GELU, false, false, Kind::Linear},
-    {0.5f, 0.f, true, BiasMode::Col, Activation::ReLU, false, false, Kind::Linear},
+    {1.f, 0.f, false, BiasMode::Row, Activation::ReLU, false, Kind::BiasAct},
+    // C, a row bias, or a column bias that cannot start the accumulator: the general epilogue
+    {1.f, 1.f, false, BiasMode::None, Activation::None, false, Kind::Linear},
+    {1.f, 0.5f, true, BiasMode::Col, Activation::ReLU, true, Kind::Linear},
+    {1.f, 0.f, true, BiasMode::Row, Activation::None, true, Kind::Linear},
+    {1.f, 0.f, true, BiasMode::Row, Activation::GELU, true, Kind::Linear},
+    {1.f, 0.f, true, BiasMode::Col, Activation::ReLU, false, Kind::Linear},
+    {0.f, 0.f, true, BiasMode::Col, Activation::GELU, false, Kind::Linear},
+    {0.5f, 0.f, true, BiasMode::Col, Activation::ReLU, false, Kind::Linear},
     // GELU folds alpha into its constants (GeluScaled) within 2^-40 <= |alpha| <= 2^40 or 0;
     // past that the general epilogue (ReLU takes any alpha; a NaN alpha, which no constant
     // expression can compare, fails both of gelu_folds_alpha's tests at run time)
-    {0x1p40f, 0.f, true, BiasMode::Col, Activation::GELU, false, true, Kind::BiasAct},
-    {-0x1p-40f, 0.f, false, BiasMode::None, Activation::GELU, false, false, Kind::BiasAct},
-    {0.f, 0.f, false, BiasMode::None, Activation::GELU, false, false, Kind::BiasAct},
-    {0x1p41f, 0.f, true, BiasMode::Col, Activation::GELU, false, true, Kind::Linear},
-    {0x1p-41f, 0.f, false, BiasMode::None, Activation::GELU, false, false, Kind::Linear},
-    {0x1p41f, 0.f, true, BiasMode::Col, Activation::ReLU, false, true, Kind::BiasAct},
+    {0x1p40f, 0.f, true, BiasMode::Col, Activation::GELU, true, Kind::BiasAct},
+    {-0x1p-40f, 0.f, false, BiasMode::None, Activation::GELU, false, Kind::BiasAct},
+    {0.f, 0.f, false, BiasMode::None, Activation::GELU, false, Kind::BiasAct},
+    {0x1p41f, 0.f, true, BiasMode::Col, Activation::GELU, true, Kind::Linear},
+    {0x1p-41f, 0.f, false, BiasMode::None, Activation::GELU, false, Kind::Linear},
+    {0x1p41f, 0.f, true, BiasMode::Col, Activation::ReLU, true, Kind::BiasAct},
+    // split tiles: the same rules (split 0 starts from the bias), but SiLU's split kernel
+    // spilled with EpilogueBiasAct and takes the general epilogue
+    {1.f, 0.f, false, BiasMode::None, Activation::None, false, Kind::Copy, true},
+    {1.f, 0.f, true, BiasMode::Col, Activation::GELU, true, Kind::BiasAct, true},
+    {-2.f, 0.f, true, BiasMode::Col, Activation::ReLU, true, Kind::BiasAct, true},
+    {1.f, 0.5f, true, BiasMode::Col, Activation::ReLU, true, Kind::Linear, true},
+    {1.f, 0.f, true, BiasMode::Col, Activation::SiLU, true, Kind::Linear, true},
+    {1.f, 0.f, false, BiasMode::None, Activation::SiLU, false, Kind::Linear, true},
 };
 
 constexpr bool every_row_holds() {
     for (const Row& r : kRows)
-        if (epilogue_kind(r.alpha, r.beta, r.bias, r.mode, r.act, r.split, r.bias_fits) != r.want)
+        if (epilogue_kind(r.alpha, r.beta, r.bias, r.mode, r.act, r.bias_fits, r.split) != r.want)
             return false;
     return true;
 }

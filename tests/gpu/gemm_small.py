@@ -48,6 +48,11 @@ for M, N, K, out_dt in ((128, 256, 2048, torch.bfloat16), (100, 300, 2104, torch
     torch.cuda.synchronize()
     print("split-K", M, N, K, st, taken)
     assert st == "success" and taken == "tma"
+    # no C: split 0 starts from the bias, the other splits from a zero-filled box past N
+    st, taken = kg.linear(a, w, c, 2.0, 0.0, "gelu", torch.randn(N, device="cuda"), "col")
+    torch.cuda.synchronize()
+    print("split-K bias+act", M, N, K, st, taken)
+    assert st == "success" and taken == "tma"
 # MN-major operands (transposed A, B stored K x N) and a GETT view on the TMA path
 for ta, tb in (("T", "N"), ("N", "N"), ("T", "T")):
     M, N, K = 136, 264, 72

@@ -11,10 +11,15 @@
 // 4-stage ring: four store rounds, each waiting for the one before. The slot here is 1 KiB,
 // shared by both consumers and refilled by the producer ahead of the tile, and the
 // accumulator's start is a register move where it was a zero (bench/NOTES.md, "v22").
-// Requires: an unsplit kernel (a split tile would add its bias once per split); a bias TMA can
-// read (16-byte aligned, batch stride a multiple of 16 bytes) and a finite |alpha| >= 1, so that
-// bias / alpha cannot overflow: bias_in_accumulator says which calls qualify, and launch_planes
-// refuses the others.
+// Split-K kernels: split 0 of a tile starts from the bias and the other splits from zeros (their
+// producer loads a box wholly past N, which TMA zero-fills), so the sum of the partials holds
+// the bias once and the last split's epilogue only scales and activates: with EpilogueLinear's
+// unstaged bias loads instead, the last split's epilogue took 10.8 us of llama-qkv's 36.5 us
+// tail-split launch (bench/NOTES.md, "v23"). Not SiLU (the dispatcher's rule: its 128 x 256
+// split kernel spilled 16 bytes).
+// Requires: a bias TMA can read (16-byte aligned, batch stride a multiple of 16 bytes) and a
+// finite |alpha| >= 1, so that bias / alpha cannot overflow: bias_in_accumulator says which calls
+// qualify, and launch_planes refuses the others.
 #pragma once
 #include <cmath>
 #include <cstdint>
@@ -47,6 +52,12 @@ struct AccBias {
 /// the accumulator (EpilogueBiasAct asserts it; epilogues that read staged inputs cannot take it).
 struct AccBiasStage {
     static constexpr bool staged = true, has_c = false, bias_in_acc = true;
+    static constexpr bool fold_alpha = true;  // EpilogueBiasAct may fold alpha into GELU
+};
+/// The same in split-K kernels, whose fix-up leaves no register for GELU's folded constants
+/// (their 128 x 256 GELU and SiLU kernels spilled 16 bytes with them).
+struct AccBiasSplitStage : AccBiasStage {
+    static constexpr bool fold_alpha = false;
 };
 
 /// acc[4j + e] = scale * bias[lcol + 8j + e % 2] for the thread's fragment (wgmma layout: rows

@@ -274,7 +274,7 @@ struct EpilogueBiasAct {
 #pragma unroll
             for (int e = 0; e < 4; ++e) {
                 float& a = acc[4 * j + e];
-                if (Activate && ActT == Activation::GELU) a = gelu(a);
+                if (Activate && ActT == Activation::GELU && S::fold_alpha) a = gelu(a);
                 else a = Activate ? activate<ActT>(alpha * a) : alpha * a;
             }
         }

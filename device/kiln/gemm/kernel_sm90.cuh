@@ -124,8 +124,8 @@ struct Config {
     static constexpr bool StageColumns = ColumnVectors > 0;
     static constexpr bool StageC = (EpiStage_ & kStageC) != 0;
     static constexpr bool AccBias = (EpiStage_ & kAccBias) != 0;
-    static_assert(!AccBias || (!StageC && !StageColumns && !SplitK && Planes == 1),
-                  "accumulator bias: real unsplit tiles, nothing else staged");
+    static_assert(!AccBias || (!StageC && !StageColumns && Planes == 1),
+                  "accumulator bias: real tiles, nothing else staged");
     static constexpr int AccBiasBytes = AccBias ? BN * 4 : 0;  // one fp32 bias tile at most
     static_assert(!StageC || StagedStore, "staged C: 16-bit real outputs (the staging buffer)");
     static_assert(!(StageC || StageColumns) || !SplitK,
@@ -459,7 +459,13 @@ __global__ void __launch_bounds__(Cfg::Threads, 1)
             if (acc_bias.present) {
                 dev::mbarrier::wait(bias_empty, bias_phase ^ 1u);
                 dev::mbarrier::arrive_expect_tx(bias_full, BN * bias_bytes(acc_bias.type));
-                dev::tma::load(bias_slot, &tm_e, bias_full, tc.n * BN,
+                // A split tile's bias goes into split 0's accumulator only: the other splits
+                // load a box wholly past N, which TMA fills with zeros, so that every unit
+                // starts its accumulator the same way (acc_bias.cuh). The box starts on a tile
+                // boundary: at N itself (an fp32 bias with N = 1990: not 16-byte aligned) the
+                // load raised an illegal-instruction error.
+                const int bias_col = w.split == 0 ? tc.n * BN : (p.N + BN - 1) / BN * BN;
+                dev::tma::load(bias_slot, &tm_e, bias_full, bias_col,
                                acc_bias.batched ? tc.batch : 0);
                 bias_phase ^= 1u;
             }
@@ -681,7 +687,8 @@ __global__ void __launch_bounds__(Cfg::Threads, 1)
                         continue;
                 }
                 if constexpr (Cfg::AccBias) {
-                    if (apply_staged(epi, AccBiasStage{})) continue;
+                    using Stage = std::conditional_t<Cfg::SplitK, AccBiasSplitStage, AccBiasStage>;
+                    if (apply_staged(epi, Stage{})) continue;
                 } else if constexpr (Staged) {
                     dev::named_barrier::sync(kStagingBarrier + cw, 128);  // columns written
                     if (stage_c) {
