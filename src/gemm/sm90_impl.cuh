@@ -64,9 +64,10 @@ cudaError_t with_activation(Activation a, F&& f) {
 /// The epilogue kernel a call's epilogue fields select (tests/cuda/gemm_dispatch_check.cu pins
 /// the table): Copy for D = A.B exactly (alpha 1, beta 0, no bias, no activation); BiasAct for
 /// act(alpha * A.B + column bias), no C and no row bias, split or not (but SiLU unsplit: its
-/// 128 x 256 split kernel spilled 16 bytes), where the column bias can start the accumulator (bias_fits: acc_bias.cuh's bias_in_accumulator, TMA-readable and
-/// |alpha| >= 1; EpilogueBiasAct never reads C, so beta != 0 must never reach it) and, for GELU,
-/// an alpha its constants can fold (gelu_folds_alpha); Linear for everything else.
+/// 128 x 256 split kernel spilled 16 bytes), where the column bias can start the accumulator
+/// (bias_fits: acc_bias.cuh's bias_in_accumulator, TMA-readable and |alpha| >= 1;
+/// EpilogueBiasAct never reads C, so beta != 0 must never reach it) and, for GELU, an alpha its
+/// constants can fold (gelu_folds_alpha); Linear for everything else.
 enum class EpilogueKind { Copy, BiasAct, Linear };
 constexpr EpilogueKind epilogue_kind(float alpha, float beta, bool bias, BiasMode mode,
                                      Activation act, bool bias_fits, bool split) {

@@ -56,8 +56,8 @@ for M, N, K, out_dt in ((128, 256, 2048, torch.bfloat16), (100, 300, 2104, torch
 # MN-major operands (transposed A, B stored K x N) and a GETT view on the TMA path
 for ta, tb in (("T", "N"), ("N", "N"), ("T", "T")):
     M, N, K = 136, 264, 72
-    a = torch.randn(K, M, device="cuda").bfloat16() if ta == "T" else torch.randn(M, K, device="cuda").bfloat16()
-    b = torch.randn(K, N, device="cuda").bfloat16() if tb == "N" else torch.randn(N, K, device="cuda").bfloat16()
+    a = torch.randn(*((K, M) if ta == "T" else (M, K)), device="cuda").bfloat16()
+    b = torch.randn(*((K, N) if tb == "N" else (N, K)), device="cuda").bfloat16()
     c = torch.randn(M, N, device="cuda").bfloat16()
     st, taken = kg.gemm_raw(ta, tb, M, N, K, 1.0, a, a.stride(0), b, b.stride(0), 0.5, c, N,
                             act="relu")
