@@ -99,7 +99,6 @@ using Epi = kiln::gemm::EpilogueLinear<T, kAct>;
 #else
 using Epi = kiln::gemm::EpilogueCopy;
 #endif
-
 using GenLaunch = int (*)(void*, const void*, const void*, int, int, int, cudaStream_t);
 
 __global__ void fill_random(T* p, size_t n, unsigned seed) {

@@ -75,7 +75,7 @@ constexpr EpilogueKind epilogue_kind(float alpha, float beta, bool bias, BiasMod
     if (alpha == 1.f && beta == 0.f && !has_bias && act == Activation::None)
         return EpilogueKind::Copy;
     if (beta == 0.f && (!has_bias || (mode == BiasMode::Col && bias_fits)) &&
-        (act != Activation::GELU || gelu_folds_alpha(alpha)) &&
+        bias_act_takes_alpha(act, alpha) &&
         !(split && act == Activation::SiLU))
         return EpilogueKind::BiasAct;
     return EpilogueKind::Linear;

@@ -55,6 +55,13 @@ __host__ __device__ constexpr bool gelu_folds_alpha(float alpha) {
     return a == 0.f || (a >= 0x1p-40f && a <= 0x1p40f);
 }
 
+/// Whether EpilogueBiasAct computes act(alpha * acc) for this activation and alpha: GELU folds
+/// alpha into its constants, which hold for gelu_folds_alpha's range only. The dispatcher
+/// (epilogue_kind) and launch_planes (EpilogueBiasAct::takes_alpha) both ask this.
+__host__ __device__ constexpr bool bias_act_takes_alpha(Activation act, float alpha) {
+    return act != Activation::GELU || gelu_folds_alpha(alpha);
+}
+
 __device__ __forceinline__ float activate(Activation a, float x) {
     switch (a) {
     case Activation::ReLU: return x < 0.f ? 0.f : x;  // NaN stays NaN (as torch.relu)
@@ -244,11 +251,8 @@ struct EpilogueBiasAct {
     __host__ __device__ AccBias acc_bias() const {
         return {bias != nullptr, bias_type, bias ? 1.f / alpha : 1.f, batch_stride_bias != 0};
     }
-    /// Whether apply_columns computes act(alpha * acc) for this alpha: GELU folds alpha into
-    /// its constants (GeluScaled), which hold for gelu_folds_alpha's range only.
-    __host__ __device__ bool takes_alpha() const {
-        return ActT != Activation::GELU || gelu_folds_alpha(alpha);
-    }
+    /// Whether apply_columns computes act(alpha * acc) for this alpha (bias_act_takes_alpha).
+    __host__ __device__ bool takes_alpha() const { return bias_act_takes_alpha(ActT, alpha); }
 
     /// acc[4j+e] holds (row0 + 8*(e/2), col0 + 8j + e%2) (the wgmma layout).
     template <int NAcc, class S>
