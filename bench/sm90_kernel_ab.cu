@@ -28,7 +28,9 @@
 // The peer's result is checked against the same reference (PEER MISMATCH, exit 1).
 // -DKILN_AB_SPLITK also builds the unpaired split kernel; KILN_AB_TAIL=1 then runs a tail split
 // (tail_split.h; one worker per SM, per pair with -DKILN_AB_CLUSTER=2): the whole tiles on the
-// configured kernel, the last ones split on that one.
+// configured kernel, the last ones split on that one. -DKILN_AB_BAND_BN=W with KILN_AB_BAND=R
+// runs the last R rows of M-tiles as a second, unpaired launch of 128 x W tiles (a retiled
+// last wave; bench/NOTES.md "v24"); KILN_AB_GROUP=G sets the rasterization group (default 16).
 // KILN_AB_SUSTAIN=S (with -DKILN_AB_CUBLAS) replaces the alternation: each of the two runs
 // back to back for S seconds, twice, with the SM clock and board power sampled through NVML
 // (clock_sampler.h); KILN_AB_ONCE=1 calls each twice untimed (0 TFLOP/s), for Nsight Compute.
@@ -87,6 +89,15 @@ constexpr int kSplitEpiStage = 0;
 #endif
 using SplitCfg = kiln::gemm::sm90::Config<T, T, KILN_AB_BN, KILN_AB_STAGES, 1, false, false, 1,
                                           true, kSplitEpiStage>;
+// -DKILN_AB_BAND_BN=W builds a second, unpaired kernel of 128 x W tiles; KILN_AB_BAND=R then
+// runs the last R rows of 128 on it after the rest on Cfg: the last, partial wave retiled.
+#if defined(KILN_AB_BAND_BN)
+#ifndef KILN_AB_BAND_STAGES
+#define KILN_AB_BAND_STAGES 5
+#endif
+using BandCfg = kiln::gemm::sm90::Config<T, T, KILN_AB_BAND_BN, KILN_AB_BAND_STAGES, 1, false,
+                                         false, 1, false, KILN_AB_EPISTAGE>;
+#endif
 #if defined(KILN_AB_GELU)
 constexpr auto kAct = kiln::gemm::Activation::GELU;
 #else
@@ -390,9 +401,26 @@ int main(int argc, char** argv) {
     TailLaunch tl;
     const char* tail_env = std::getenv("KILN_AB_TAIL");
     if (kSplitK && tail_env && tail_env[0] == '1') tl = tail_split_workspace(M, N, K, s);
+    // KILN_AB_GROUP=G: the rasterization group (M-tiles per group; the library's 16).
+    const char* group_env = std::getenv("KILN_AB_GROUP");
+    const int group = group_env ? std::atoi(group_env) : 16;
+    const char* band_env = std::getenv("KILN_AB_BAND");
+    const int band_rows = band_env ? std::min(M, std::atoi(band_env) * 128) : 0;
     auto lib = [&] {
+#if defined(KILN_AB_BAND_BN)
+        if (band_rows > 0) {
+            const int m1 = M - band_rows;
+            KILN_CUDA_CHECK(sm90::launch_views<Cfg>(
+                kiln::gemm::OperandView::matrix(a, m1, K, K, false, 0), vb, d, dv, m1, N, K, 1,
+                epi, s));
+            KILN_CUDA_CHECK(sm90::launch_views<BandCfg>(
+                kiln::gemm::OperandView::matrix(a + size_t(m1) * K, band_rows, K, K, false, 0),
+                vb, d + size_t(m1) * N, dv, band_rows, N, K, 1, epi, s));
+            return;
+        }
+#endif
         if (!tl.tail.tiles) {
-            KILN_CUDA_CHECK(sm90::launch_views<Cfg>(va, vb, d, dv, M, N, K, 1, epi, s));
+            KILN_CUDA_CHECK(sm90::launch_views<Cfg>(va, vb, d, dv, M, N, K, 1, epi, s, group));
             return;
         }
         if constexpr (kSplitK) {
@@ -416,10 +444,10 @@ int main(int argc, char** argv) {
         t_lib = median_ms_per_call(lib, s, flush, flush_bytes);
     }
     std::printf("%dx%dx%d library %dx%d c%d %s stages=%d epistage=%d staging=%d tail=%d/%d "
-                "splits=%d defer=%d: %7.1f TFLOP/s",
+                "splits=%d defer=%d band=%d: %7.1f TFLOP/s",
                 M, N, K, Cfg::BM, Cfg::BN, Cfg::ClusterM, what, Cfg::Stages, KILN_AB_EPISTAGE,
                 Cfg::StagingPerConsumer, tl.tail.tiles, tl.tail.first, tl.tail.splits,
-                int(kiln::gemm::sm90::StorePlan<Cfg, Epi>::DeferStore),
+                int(kiln::gemm::sm90::StorePlan<Cfg, Epi>::DeferStore), band_rows,
                 once ? 0.0 : flop / t_lib / 1e9);
     // The float reference on sampled rows; off_reference(out) prints the largest difference of
     // a device result from it and says whether it exceeds 1% of the largest value.
