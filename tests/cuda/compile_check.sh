@@ -6,8 +6,8 @@
 # 16-bit real (K-major and both MN-major), fp8, split complex (K-major bf16, MN-major f16), the
 # bf16 element-wise chain (A/B transforms in shared memory), the host units, device-library
 # tests, the compile-time layout and dispatch checks (gemm_*_check.cu), the kernel A/B harness
-# (plain, and against cuBLASLt with bias + ReLU / GELU), the MUFU-rate bench, examples — a few
-# minutes on 2 cores; --all builds every instantiation unit)
+# (plain, and against cuBLASLt with bias + ReLU / GELU), the MUFU-rate bench, the SM placement
+# probe, examples — a few minutes on 2 cores; --all builds every instantiation unit)
 set -uo pipefail
 cd "$(dirname "$0")/../.."
 # shellcheck source=tests/cuda/ptxas_verdict.sh
@@ -34,7 +34,7 @@ if [ "${1:-}" = "--all" ]; then
           src/gemm/complex.cu tests/gpu/test_device_lib.cu tests/gpu/permute_check.cu
           tests/cuda/gemm_layout_check.cu
           tests/cuda/gemm_dispatch_check.cu bench/sm90_kernel_ab.cu "$AB_LT" bench/mufu_rate.cu
-          "$AB_RELU" examples/gemm/*.cu)
+          "$AB_RELU" bench/sm_placement_probe.cu examples/gemm/*.cu)
 else
     TUS=(src/gemm/sm90_bf16_bf16.cu:0 src/gemm/sm90_bf16_bf16.cu:3 src/gemm/sm90_e4m3_bf16.cu
          src/gemm/complex_sm90_bf16.cu:0 src/gemm/complex_sm90_f16.cu:3
@@ -44,7 +44,7 @@ else
          tests/cuda/gemm_dispatch_check.cu bench/sm90_kernel_ab.cu "$AB_LT" bench/mufu_rate.cu
          examples/gemm/custom_epilogue.cu examples/gemm/linear_bias_gelu.cu
          examples/gemm/gett_contract.cu examples/gemm/complex_planar.cu
-         examples/gemm/elementwise_chain.cu "$AB_RELU")
+         examples/gemm/elementwise_chain.cu "$AB_RELU" bench/sm_placement_probe.cu)
 fi
 fail=0
 pids=()
