@@ -404,8 +404,12 @@ int main(int argc, char** argv) {
     // KILN_AB_GROUP=G: the rasterization group (M-tiles per group; the library's 16).
     const char* group_env = std::getenv("KILN_AB_GROUP");
     const int group = group_env ? std::atoi(group_env) : 16;
+#if defined(KILN_AB_BAND_BN)
     const char* band_env = std::getenv("KILN_AB_BAND");
     const int band_rows = band_env ? std::min(M, std::atoi(band_env) * 128) : 0;
+#else
+    const int band_rows = 0;  // built without the band kernel: KILN_AB_BAND does nothing
+#endif
     auto lib = [&] {
 #if defined(KILN_AB_BAND_BN)
         if (band_rows > 0) {
