@@ -416,10 +416,10 @@ int main(int argc, char** argv) {
             const int m1 = M - band_rows;
             KILN_CUDA_CHECK(sm90::launch_views<Cfg>(
                 kiln::gemm::OperandView::matrix(a, m1, K, K, false, 0), vb, d, dv, m1, N, K, 1,
-                epi, s));
+                epi, s, group));
             KILN_CUDA_CHECK(sm90::launch_views<BandCfg>(
                 kiln::gemm::OperandView::matrix(a + size_t(m1) * K, band_rows, K, K, false, 0),
-                vb, d + size_t(m1) * N, dv, band_rows, N, K, 1, epi, s));
+                vb, d + size_t(m1) * N, dv, band_rows, N, K, 1, epi, s, group));
             return;
         }
 #endif
@@ -428,10 +428,10 @@ int main(int argc, char** argv) {
             return;
         }
         if constexpr (kSplitK) {
-            KILN_CUDA_CHECK(sm90::launch_views<Cfg>(va, vb, d, dv, M, N, K, 1, epi, s, 16, {}, {},
-                                                    kiln::gemm::whole_tiles(tl.tail)));
+            KILN_CUDA_CHECK(sm90::launch_views<Cfg>(va, vb, d, dv, M, N, K, 1, epi, s, group, {},
+                                                    {}, kiln::gemm::whole_tiles(tl.tail)));
             KILN_CUDA_CHECK(sm90::launch_views<SplitCfg>(
-                va, vb, d, dv, M, N, K, 1, epi, s, 16, {}, tl.split,
+                va, vb, d, dv, M, N, K, 1, epi, s, group, {}, tl.split,
                 kiln::gemm::split_tiles(tl.tail, Cfg::ClusterM)));
         }
     };

@@ -30,23 +30,29 @@ bool check(cudaError_t e, const char* what) {
     return false;
 }
 
+/// A launch of record_sm over `grid` in clusters of `cluster`; `attr` holds its one attribute.
+cudaLaunchConfig_t cluster_launch(dim3 grid, dim3 cluster, cudaLaunchAttribute& attr) {
+    cudaLaunchConfig_t cfg{};
+    cfg.gridDim = grid;
+    cfg.blockDim = dim3(128);
+    cfg.dynamicSmemBytes = kSmem;
+    attr.id = cudaLaunchAttributeClusterDimension;
+    attr.val.clusterDim.x = cluster.x;
+    attr.val.clusterDim.y = cluster.y;
+    attr.val.clusterDim.z = 1;
+    cfg.attrs = &attr;
+    cfg.numAttrs = 1;
+    return cfg;
+}
+
 /// The SM of every block (x fastest) of a launch of grid `grid` in clusters of `cluster`;
 /// empty on failure.
 std::vector<int> place(dim3 grid, dim3 cluster) {
     const int blocks = int(grid.x * grid.y);
     int* d;
     if (!check(cudaMalloc(&d, sizeof(int) * blocks), "cudaMalloc")) return {};
-    cudaLaunchConfig_t cfg{};
-    cfg.gridDim = grid;
-    cfg.blockDim = dim3(128);
-    cfg.dynamicSmemBytes = kSmem;
-    cudaLaunchAttribute a[1];
-    a[0].id = cudaLaunchAttributeClusterDimension;
-    a[0].val.clusterDim.x = cluster.x;
-    a[0].val.clusterDim.y = cluster.y;
-    a[0].val.clusterDim.z = 1;
-    cfg.attrs = a;
-    cfg.numAttrs = 1;
+    cudaLaunchAttribute attr;
+    const cudaLaunchConfig_t cfg = cluster_launch(grid, cluster, attr);
     std::vector<int> out(blocks);
     if (check(cudaLaunchKernelEx(&cfg, record_sm, d), "launch") &&
         check(cudaDeviceSynchronize(), "sync"))
@@ -57,17 +63,10 @@ std::vector<int> place(dim3 grid, dim3 cluster) {
     return out;
 }
 
+/// How many clusters of `size` CTAs (one per SM) can be resident at once.
 int max_clusters(int size) {
-    cudaLaunchConfig_t cfg{};
-    cfg.gridDim = dim3(size * 132);
-    cfg.blockDim = dim3(128);
-    cfg.dynamicSmemBytes = kSmem;
-    cudaLaunchAttribute a[1];
-    a[0].id = cudaLaunchAttributeClusterDimension;
-    a[0].val.clusterDim.x = size;
-    a[0].val.clusterDim.y = a[0].val.clusterDim.z = 1;
-    cfg.attrs = a;
-    cfg.numAttrs = 1;
+    cudaLaunchAttribute attr;
+    const cudaLaunchConfig_t cfg = cluster_launch(dim3(size * 132), dim3(size, 1), attr);
     int n = 0;
     check(cudaOccupancyMaxActiveClusters(&n, record_sm, &cfg), "occupancy");
     return n;
