@@ -34,7 +34,7 @@ if [ "${1:-}" = "--all" ]; then
           src/gemm/complex.cu tests/gpu/test_device_lib.cu tests/gpu/permute_check.cu
           tests/cuda/gemm_layout_check.cu
           tests/cuda/gemm_dispatch_check.cu bench/sm90_kernel_ab.cu "$AB_LT" bench/mufu_rate.cu
-          "$AB_RELU" bench/sm_placement_probe.cu examples/gemm/*.cu)
+          "$AB_RELU" bench/sm_placement_probe.cu bench/l2_merge_probe.cu examples/gemm/*.cu)
 else
     TUS=(src/gemm/sm90_bf16_bf16.cu:0 src/gemm/sm90_bf16_bf16.cu:3 src/gemm/sm90_e4m3_bf16.cu
          src/gemm/complex_sm90_bf16.cu:0 src/gemm/complex_sm90_f16.cu:3
@@ -44,7 +44,8 @@ else
          tests/cuda/gemm_dispatch_check.cu bench/sm90_kernel_ab.cu "$AB_LT" bench/mufu_rate.cu
          examples/gemm/custom_epilogue.cu examples/gemm/linear_bias_gelu.cu
          examples/gemm/gett_contract.cu examples/gemm/complex_planar.cu
-         examples/gemm/elementwise_chain.cu "$AB_RELU" bench/sm_placement_probe.cu)
+         examples/gemm/elementwise_chain.cu "$AB_RELU" bench/sm_placement_probe.cu
+         bench/l2_merge_probe.cu)
 fi
 fail=0
 pids=()
