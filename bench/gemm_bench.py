@@ -4,8 +4,8 @@ between reps). Prints a ratio table; writes JSON (GPU name, clocks, command) to 
 Sections: gemm (plain + fused), splitk (shapes whose tiles leave SMs idle: split-K), tail
 (shapes whose last wave is under half full: the tail split), chain
 (element-wise ops on A, B, C, D), sums (row / column sums), trans, diag, complex, gett, fp8;
---only a,b runs some of them.
-Usage: python3 bench/gemm_bench.py [--quick] [--only SECTIONS] [--json PATH]"""
+--only a,b runs some of them; --shapes picks the gemm section's shapes by name.
+Usage: python3 bench/gemm_bench.py [--quick] [--only SECTIONS] [--shapes NAMES] [--json PATH]"""
 import json
 import os
 import statistics
@@ -42,6 +42,9 @@ llm = [("llama-qkv", 8192, 12288, 4096), ("llama-o", 8192, 4096, 4096),
        ("llama-up", 8192, 11008, 4096), ("llama-down", 8192, 4096, 11008),
        ("decode-ish", 256, 8192, 8192)] if not quick else [("llama-up", 8192, 11008, 4096)]
 shapes = [(f"square-{s}", s, s, s) for s in squares] + llm
+if "--shapes" in sys.argv:  # the gemm section's shapes by name, e.g. --shapes decode-ish
+    picked = set(sys.argv[sys.argv.index("--shapes") + 1].split(","))
+    shapes = [s for s in shapes if s[0] in picked]
 
 rows = []
 complex_peer_status = {}

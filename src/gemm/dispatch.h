@@ -52,15 +52,16 @@ struct Problem {
 /// (sharing B) at BN = 256.
 constexpr int sm90_default_cluster_m(int bn) { return bn == 256 ? 2 : 1; }
 
-/// The cluster of a BN-wide launch: the heuristic's, or KILN_GEMM_CLUSTER=1|2 (experiments
-/// only); 2 needs BN = 256.
-inline int sm90_cluster_m(int bn, int heuristic) {
+/// The cluster of a BN-wide launch of `cluster_tiles` pair tiles on `sms` SMs: the heuristic's,
+/// or KILN_GEMM_CLUSTER=1|2 (experiments only). 128-wide tiles pair for one wave only, so that
+/// a launch whose kernel runs them unpaired (run_sm90_act) needs no other plan (no tail split).
+inline int sm90_cluster_m(int bn, int heuristic, int64_t cluster_tiles, int sms) {
     static const int env = [] {
         const char* e = std::getenv("KILN_GEMM_CLUSTER");
         return e ? std::atoi(e) : 0;
     }();
     const int c = env == 1 || env == 2 ? env : heuristic;
-    return bn == 256 ? c : 1;
+    return bn == 256 || (bn == 128 && cluster_tiles <= sms / 2) ? c : 1;
 }
 
 /// TMA's 16-byte rules for an operand of `eb`-byte elements: aligned base, row and batch

@@ -13,9 +13,9 @@ inline BiasType to_bias_type(DataType t) {
                                 : BiasType::F32;
 }
 
-/// The kernel shape of every sm90 instantiation: 128 x BN tiles, 1- or 2-CTA clusters at BN = 256
-/// (Problem::cluster_m); SplitK: whether it can split K (gemmEx and contract without transforms).
-/// EpiStage: what the epilogue stages in shared memory (epilogue_stage.cuh).
+/// The kernel shape of every sm90 instantiation: 128 x BN tiles, 1- or 2-CTA clusters
+/// (Problem::cluster_m, run_sm90_act); SplitK: whether it can split K (gemmEx and contract
+/// without transforms). EpiStage: what the epilogue stages in shared memory (epilogue_stage.cuh).
 template <class In, class Out, int BN, bool MnA, bool MnB, bool SplitK = false,
           int ClusterM = sm90_default_cluster_m(BN), int EpiStage = 0>
 using Sm90Config =
@@ -86,6 +86,30 @@ inline EpilogueKind epilogue_kind(const Problem& p, bool split) {
     return epilogue_kind(p.alpha, p.beta, p.bias != nullptr, p.bias_mode, p.act, fits, split);
 }
 
+/// One launch of the Cfg kernel on p with epilogue `epi`.
+template <class Cfg, class Out, class Epi>
+cudaError_t launch_sm90(const Problem& p, const Epi& epi) {
+    return sm90::launch_views<Cfg>(p.va, p.vb, static_cast<Out*>(p.c), p.vd, p.M, p.N, p.K,
+                                   p.batch, epi, p.stream, 16, sm90::NoOperandTransform{},
+                                   p.split, p.range);
+}
+
+/// The bias + activation kernel of one tile shape, per activation: EpilogueBiasAct, whose
+/// column bias starts the accumulator (acc_bias.cuh; split 0's, in split kernels) and whose
+/// epilogue only scales and activates.
+template <class In, class Out, bool MnA, bool MnB, int BN, bool SplitK, int ClusterM>
+cudaError_t run_sm90_bias_act(const Problem& p) {
+    return with_activation(p.act, [&](auto act) {
+        // epilogue_kind never picks split SiLU tiles: not compiled (the kernel spilled)
+        if constexpr (SplitK && act.value == Activation::SiLU)
+            return launch_sm90<Sm90Config<In, Out, BN, MnA, MnB, SplitK, ClusterM, 0>, Out>(
+                p, linear_epilogue<Out, act.value>(p));
+        else
+            return launch_sm90<Sm90Config<In, Out, BN, MnA, MnB, SplitK, ClusterM, kAccBias>,
+                               Out>(p, bias_act_epilogue<act.value>(p));
+    });
+}
+
 /// The plain product gets its own kernel (EpilogueCopy): EpilogueLinear's run-time branches
 /// unswitch into one unrolled copy of the epilogue per (bias, beta) case, the copy a tile runs
 /// is fetched cold once per CTA, and a short problem waits on it (2048^3, one tile per CTA:
@@ -93,30 +117,19 @@ inline EpilogueKind epilogue_kind(const Problem& p, bool split) {
 /// run time instead made ptxas spill 400+ bytes in every 128 x 256 kernel.
 /// Unsplit linear kernels stage the column bias in shared memory during the mainloop
 /// (epilogue_stage.cuh), so the epilogue does not wait on its loads, and the cuBLASLt-style
-/// case (column bias and activation, no C) gets its own kernel, whose bias starts the
-/// accumulator (acc_bias.cuh; split 0's, in split kernels) and whose epilogue, EpilogueBiasAct,
-/// only scales and activates.
+/// case (column bias and activation, no C) gets its own kernel (run_sm90_bias_act).
 template <class In, class Out, bool MnA, bool MnB, int BN, bool SplitK, int ClusterM>
 cudaError_t run_sm90_cfg(const Problem& p) {
-    auto launch = [&]<int EpiStage>(const auto& epi) {
-        using Cfg = Sm90Config<In, Out, BN, MnA, MnB, SplitK, ClusterM, EpiStage>;
-        return sm90::launch_views<Cfg>(p.va, p.vb, static_cast<Out*>(p.c), p.vd, p.M, p.N, p.K,
-                                       p.batch, epi, p.stream, 16, sm90::NoOperandTransform{},
-                                       p.split, p.range);
-    };
     const EpilogueKind kind = epilogue_kind(p, SplitK);
-    if (kind == EpilogueKind::Copy) return launch.template operator()<0>(EpilogueCopy{});
-    constexpr int Stage = SplitK ? 0 : stage_columns(1);
+    if (kind == EpilogueKind::Copy)
+        return launch_sm90<Sm90Config<In, Out, BN, MnA, MnB, SplitK, ClusterM, 0>, Out>(
+            p, EpilogueCopy{});
     if (kind == EpilogueKind::BiasAct)
-        return with_activation(p.act, [&](auto act) {
-            // epilogue_kind never picks split SiLU tiles: not compiled (the kernel spilled)
-            if constexpr (SplitK && act.value == Activation::SiLU)
-                return launch.template operator()<Stage>(linear_epilogue<Out, act.value>(p));
-            else
-                return launch.template operator()<kAccBias>(bias_act_epilogue<act.value>(p));
-        });
+        return run_sm90_bias_act<In, Out, MnA, MnB, BN, SplitK, ClusterM>(p);
+    constexpr int Stage = SplitK ? 0 : stage_columns(1);
     return with_activation(p.act, [&](auto act) {
-        return launch.template operator()<Stage>(linear_epilogue<Out, act.value>(p));
+        return launch_sm90<Sm90Config<In, Out, BN, MnA, MnB, SplitK, ClusterM, Stage>, Out>(
+            p, linear_epilogue<Out, act.value>(p));
     });
 }
 
@@ -129,11 +142,19 @@ cudaError_t run_sm90_split(const Problem& p) {
                               : run_sm90_cfg<In, Out, MnA, MnB, BN, false, ClusterM>(p);
 }
 
-/// 2-CTA clusters for unsplit 128 x 256 launches only (run_sm90_any never asks for both).
+/// 2-CTA clusters for unsplit launches (run_sm90_any never asks for both): every epilogue on
+/// 128 x 256 tiles; on 128 x 128 tiles, which pair for one wave only (default_params), the
+/// bias + activation kernel of 16-bit K-major operands alone. Pairs gained it 2.5-3.5% at
+/// decode-ish 256x8192x8192 and lost the copy 1.5% (bench/NOTES.md, v25). Every other
+/// 128-wide launch runs unpaired: one wave either way, so no tail split was planned for pairs
+/// (sm90_cluster_m).
 template <class In, class Out, bool MnA, bool MnB, int BN>
 cudaError_t run_sm90_act(const Problem& p) {
     if constexpr (BN == 256) {
         if (p.cluster_m == 2) return run_sm90_cfg<In, Out, MnA, MnB, BN, false, 2>(p);
+    } else if constexpr (sizeof(In) == 2 && !MnA && !MnB) {
+        if (p.cluster_m == 2 && epilogue_kind(p, false) == EpilogueKind::BiasAct)
+            return run_sm90_bias_act<In, Out, MnA, MnB, BN, false, 2>(p);
     }
     return run_sm90_split<In, Out, MnA, MnB, BN, 1>(p);
 }

@@ -23,7 +23,9 @@ for (M, N, K) in [(128, 256, 64), (129, 257, 72), (70, 130, 40)]:
 # leave through the TMA store, so the direct-store path runs after it.
 # 2304 x 2048 x 2048: a tail split (params.h tail_split_plan: 72 pair tiles on 66 pairs, the
 # last 6 in 2 splits by a second, split-K launch over a TileRange); ragged N at 1990; 1100 rows
-# are 9 M-tiles, odd in pairs: the split launch walks 10 (TileRange::pair_rows)
+# are 9 M-tiles, odd in pairs: the split launch walks 10 (TileRange::pair_rows); 129 x 257 is
+# one wave of 128 x 128 tiles with two M-tiles, which this kernel runs in 2-CTA clusters
+# (params.h pair_narrow_tiles)
 for (M, N, K) in [(128, 256, 64), (129, 257, 72), (2304, 2048, 2048), (2304, 1990, 2048),
                   (1100, 4096, 2048)]:
     a = torch.randn(M, K, device="cuda").bfloat16()

@@ -55,6 +55,16 @@ constexpr int max_stages(int bm, int bn, int bk, int elem_bytes, int smem_bytes 
     return s < 1 ? 1 : s;
 }
 
+/// Whether 128x128 tiles of an M x N x batch output pair along M in one wave: two M-tiles (a
+/// skinny output streaming B, which the pair shares) and no more pairs than the SMs hold. At
+/// decode-ish 256x8192x8192 such pairs ran the bias + activation kernel 2.5-3.5% faster than
+/// unpaired (5% at the power cap), the copy 1.5% slower (bench/NOTES.md, v25); taller outputs
+/// (more M-tiles, more reuse of B in L2) were not measured, one M-tile would idle a CTA.
+constexpr bool pair_narrow_tiles(int M, int N, int batch, int sms) {
+    const long m_tiles = (M + 127) / 128, n_tiles = (N + 127) / 128;
+    return m_tiles == 2 && n_tiles * batch <= sms / 2;
+}
+
 /// Heuristic: 128x256 tiles when they fill at least ~90% of the SMs in one wave, else 128x128
 /// (more, smaller tiles for skinny or small problems) -- unless the narrow tiles spill past one
 /// wave where the wide ones fit in it: a second, mostly idle wave of narrow tiles costs more
@@ -63,7 +73,9 @@ constexpr int max_stages(int bm, int bn, int bk, int elem_bytes, int smem_bytes 
 /// a single wave of pairs ran 3% slower than the same tiles unpaired at 2048^3 (bench/NOTES.md,
 /// v11). When the tiles still leave half of the SMs or more idle and K is long, each tile's K is
 /// split into as many units as fill the SMs (at most kMaxSplits, each >= kMinSplitKBlocks
-/// k-blocks). Stages fill shared memory.
+/// k-blocks). Unsplit 128x128 tiles, always one wave, pair up on skinny outputs of two M-tiles
+/// (pair_narrow_tiles); the launcher pairs only its bias + activation kernel there (v25).
+/// Stages fill shared memory.
 constexpr Params default_params(int M, int N, int K, int batch, int elem_bytes, int sms) {
     Params p;
     const long tiles256 = long((M + 127) / 128) * ((N + 255) / 256) * batch;
@@ -75,6 +87,7 @@ constexpr Params default_params(int M, int N, int K, int batch, int elem_bytes, 
     const long tiles = long(split_k_cta_tiles(M, N, batch, p.block_m, p.block_n, p.cluster_m));
     const int64_t splits = bounded_splits(tiles > 0 ? sms / tiles : 1, k_blocks_of(K, elem_bytes));
     p.split_k = splits >= 2 ? int(splits) : 1;
+    if (p.block_n == 128 && p.split_k == 1 && pair_narrow_tiles(M, N, batch, sms)) p.cluster_m = 2;
     p.stages = max_stages(p.block_m, p.block_n, p.block_k, elem_bytes);
     if (p.stages > 6) p.stages = 6;
     p.sms = sms;

@@ -9,6 +9,7 @@ using kiln::gemm::default_params;
 using kiln::gemm::kMaxSplits;
 using kiln::gemm::kMinSplitKBlocks;
 using kiln::gemm::max_stages;
+using kiln::gemm::pair_narrow_tiles;
 using kiln::gemm::tail_split_plan;
 
 constexpr int kSms = 132;
@@ -27,12 +28,14 @@ const Expected kCases[] = {
      1, 256, 1, 1},
     {"132 wide tiles fill the SMs exactly: unpaired", 128 * 66, 512, 4096, 1, 256, 1, 1},
     {"134 wide tiles exceed the SMs: paired", 128 * 67, 512, 4096, 1, 256, 2, 1},
-    {"decode-ish: 64 wide tiles would idle half the SMs, 128 narrow ones fill them", 256, 8192,
-     8192, 1, 128, 1, 1},
+    {"decode-ish: 64 wide tiles would idle half the SMs, 128 narrow ones fill them, paired along "
+     "M (two M-tiles)", 256, 8192, 8192, 1, 128, 2, 1},
+    {"128x16384x4096: one M-tile of 128 narrow tiles: unpaired (a pair would idle one CTA)", 128,
+     16384, 4096, 1, 128, 1, 1},
     {"256x11008x4096: 172 narrow tiles spill into a second wave, 86 wide ones fit in one", 256,
      11008, 4096, 1, 256, 1, 1},
-    {"256x8448x4096: 132 narrow tiles fill one wave exactly: narrow", 256, 8448, 4096, 1, 128, 1,
-     1},
+    {"256x8448x4096: 132 narrow tiles fill one wave exactly: narrow, 66 pairs", 256, 8448, 4096,
+     1, 128, 2, 1},
     {"1024x1024x8192: 64 narrow tiles with 128 k-blocks each: split in two", 1024, 1024, 8192, 1,
      128, 1, 2},
     {"a batch of 16 counts 16x the tiles: wide, paired, unsplit", 1024, 1024, 4096, 16, 256, 2, 1},
@@ -47,6 +50,17 @@ TEST(GemmParams, EachRuleOfTheHeuristic) {
         EXPECT_EQ(p.cluster_m, c.cluster_m);
         EXPECT_EQ(p.split_k, c.split_k);
     }
+}
+
+TEST(GemmParams, NarrowTilesPairForOneWaveOfTwoMTiles) {
+    EXPECT_TRUE(pair_narrow_tiles(256, 8192, 1, kSms));    // 64 pairs
+    EXPECT_TRUE(pair_narrow_tiles(200, 8448, 1, kSms));    // ragged M: 2 M-tiles, 66 pairs
+    EXPECT_FALSE(pair_narrow_tiles(256, 8576, 1, kSms));   // 67 pairs: a second wave
+    EXPECT_FALSE(pair_narrow_tiles(384, 4096, 1, kSms));   // 3 M-tiles
+    EXPECT_FALSE(pair_narrow_tiles(512, 2048, 1, kSms));   // 4 M-tiles: not measured
+    EXPECT_FALSE(pair_narrow_tiles(128, 8192, 1, kSms));   // 1 M-tile
+    EXPECT_TRUE(pair_narrow_tiles(256, 1024, 8, kSms));    // 8 batches of 8 pairs
+    EXPECT_FALSE(pair_narrow_tiles(256, 8192, 1, 0));      // no SMs known
 }
 
 TEST(GemmParams, SplitsKeepEnoughKBlocksAndStayBounded) {
