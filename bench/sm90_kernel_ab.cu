@@ -2,7 +2,9 @@
 // K-major; D M x N bf16), 128 x 256 tiles, no cluster, the plain product's epilogue (what gemmEx
 // runs for alpha 1, beta 0, no bias, no activation) or with -DKILN_AB_BIAS_RELU gemmEx's
 // bias + ReLU epilogue (a bf16 column bias; -DKILN_AB_BIAS_ACT: EpilogueBiasAct, which needs
-// -DKILN_AB_EPISTAGE=8, kAccBias, with -DKILN_AB_GELU: bias + GELU); -DKILN_AB_STAGES=S and
+// -DKILN_AB_EPISTAGE=8, kAccBias, with -DKILN_AB_GELU: bias + GELU; -DKILN_AB_PLAIN_BIAS_ACT
+// with -DKILN_AB_EPISTAGE=8: the plain product on EpilogueBiasAct without a bias or an
+// activation, against cuBLAS, bench/NOTES.md v25); -DKILN_AB_STAGES=S and
 // -DKILN_AB_EPISTAGE=E set
 // the Config's ring depth (default 4) and epilogue staging (default 0), -DKILN_AB_CLUSTER=2 pairs
 // CTAs, -DKILN_AB_BN=128 narrows the tile, next to a
@@ -100,10 +102,12 @@ using BandCfg = kiln::gemm::sm90::Config<T, T, KILN_AB_BAND_BN, KILN_AB_BAND_STA
 #endif
 #if defined(KILN_AB_GELU)
 constexpr auto kAct = kiln::gemm::Activation::GELU;
+#elif defined(KILN_AB_PLAIN_BIAS_ACT)
+constexpr auto kAct = kiln::gemm::Activation::None;
 #else
 constexpr auto kAct = kiln::gemm::Activation::ReLU;
 #endif
-#if defined(KILN_AB_BIAS_ACT)
+#if defined(KILN_AB_BIAS_ACT) || defined(KILN_AB_PLAIN_BIAS_ACT)
 using Epi = kiln::gemm::EpilogueBiasAct<kAct>;
 #elif defined(KILN_AB_BIAS_RELU)
 using Epi = kiln::gemm::EpilogueLinear<T, kAct>;
@@ -393,6 +397,8 @@ int main(int argc, char** argv) {
     const char* what = kAct == kiln::gemm::Activation::GELU ? "bias+gelu compact"
                                                             : "bias+relu compact";
 #endif
+#elif defined(KILN_AB_PLAIN_BIAS_ACT)
+    const char* what = "copy on bias+act";  // no bias, alpha 1, no activation: A B^T exactly
 #else
     const char* what = "copy";
 #endif
