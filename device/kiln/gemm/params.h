@@ -10,7 +10,7 @@ struct Params {
     int block_m = 128, block_n = 256, block_k = 64;  // CTA tile
     int warpgroup_m = 64;                             // rows per consumer warpgroup
     int stages = 4;                                   // smem pipeline depth
-    int cluster_m = 1, cluster_n = 1;                 // CTAs per cluster (M: 2 only at BN = 256)
+    int cluster_m = 1, cluster_n = 1;                 // CTAs per cluster (M: 2; see default_params)
     int swizzle_bytes = 128;
     int group_m = 16;                                 // rasterization group (tiles along M)
     int split_k = 1;                                  // K splits per tile (split_k.h)
