@@ -52,16 +52,21 @@ struct Problem {
 /// (sharing B) at BN = 256.
 constexpr int sm90_default_cluster_m(int bn) { return bn == 256 ? 2 : 1; }
 
-/// The cluster of a BN-wide launch of `cluster_tiles` pair tiles on `sms` SMs: the heuristic's,
-/// or KILN_GEMM_CLUSTER=1|2 (experiments only). 128-wide tiles pair for one wave only, so that
-/// a launch whose kernel runs them unpaired (run_sm90_act) needs no other plan (no tail split).
+/// The cluster a BN-wide launch of `cluster_tiles` pair tiles on `sms` SMs may take of the
+/// `wanted` one: any at BN = 256; at BN = 128 pairs for one wave only, so that a launch whose
+/// kernel runs them unpaired (run_sm90_act) needs no other plan (no tail split).
+constexpr int sm90_cluster_fits(int bn, int wanted, int64_t cluster_tiles, int sms) {
+    return bn == 256 || (bn == 128 && cluster_tiles <= sms / 2) ? wanted : 1;
+}
+
+/// The cluster of a launch (sm90_cluster_fits): the heuristic's, or KILN_GEMM_CLUSTER=1|2
+/// (experiments only).
 inline int sm90_cluster_m(int bn, int heuristic, int64_t cluster_tiles, int sms) {
     static const int env = [] {
         const char* e = std::getenv("KILN_GEMM_CLUSTER");
         return e ? std::atoi(e) : 0;
     }();
-    const int c = env == 1 || env == 2 ? env : heuristic;
-    return bn == 256 || (bn == 128 && cluster_tiles <= sms / 2) ? c : 1;
+    return sm90_cluster_fits(bn, env == 1 || env == 2 ? env : heuristic, cluster_tiles, sms);
 }
 
 /// TMA's 16-byte rules for an operand of `eb`-byte elements: aligned base, row and batch

@@ -1,5 +1,6 @@
 // Compile-time checks of gemmEx's epilogue choice on the sm90 kernel (src/gemm/sm90_impl.cuh's
-// epilogue_kind; tests/cuda/compile_check.sh builds this file, a failing row is a compile error).
+// epilogue_kind) and of the clusters a launch may take (dispatch.h); tests/cuda/compile_check.sh
+// builds this file, a failing row is a compile error.
 // The rule that matters most: a call with C (beta != 0) or a row bias never reaches
 // EpilogueBiasAct, which reads neither, and neither does a column bias that cannot start the
 // accumulator (acc_bias.cuh: misaligned for TMA, or |alpha| < 1, where bias / alpha could
@@ -70,5 +71,15 @@ constexpr bool every_row_holds() {
     return true;
 }
 static_assert(every_row_holds(), "epilogue_kind disagrees with a row of the table");
+
+// Which cluster a launch may take (dispatch.h sm90_cluster_fits): 128 x 256 tiles pair however
+// many waves they run (a tail split plans for the pairs); 128 x 128 tiles pair for one wave of
+// pairs only, since their kernel runs unpaired for every epilogue but bias + activation.
+using kiln::gemm::detail::sm90_cluster_fits;
+static_assert(sm90_cluster_fits(256, 2, 1000, 132) == 2, "wide pairs past one wave");
+static_assert(sm90_cluster_fits(128, 2, 66, 132) == 2, "one full wave of narrow pairs");
+static_assert(sm90_cluster_fits(128, 2, 67, 132) == 1, "narrow pairs past one wave");
+static_assert(sm90_cluster_fits(128, 1, 64, 132) == 1, "the heuristic's single CTAs");
+static_assert(sm90_cluster_fits(128, 2, 1, 0) == 1, "no SMs known");
 
 }  // namespace
