@@ -11,6 +11,7 @@
 #include <cuda/ptx>
 #include <cuda_runtime.h>
 
+#include "../tests/gpu/cuda_check.h"
 #include "kiln/mbarrier.cuh"
 #include "kiln/tma.cuh"
 
@@ -74,30 +75,21 @@ __global__ void stream_region(const char* buf, const __grid_constant__ CUtensorM
         kiln::dev::mbarrier::wait(&full[i % kStages], uint32_t(i / kStages) & 1u);
 }
 
-bool check(cudaError_t e, const char* what) {
-    if (e == cudaSuccess) return true;
-    std::fprintf(stderr, "%s: %s\n", what, cudaGetErrorString(e));
-    return false;
-}
-
 }  // namespace
 
 int main() {
     int sms = 0;
-    if (!check(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0), "SM count"))
-        return 1;
+    KILN_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0));
     // Streaming: 128 k-blocks (2 MiB) per region, read once (DRAM); resident: 16 k-blocks
     // (256 KiB) read 16 times (L2).
     const struct { const char* name; int kblocks, reads; } kinds[] = {{"streaming", 128, 128},
                                                                       {"resident", 16, 256}};
     char* buf = nullptr;
     const size_t bytes = size_t(sms) * 128 * kChunk;
-    if (!check(cudaMalloc(&buf, bytes), "cudaMalloc") ||
-        !check(cudaMemset(buf, 1, bytes), "cudaMemset") ||
-        !check(cudaFuncSetAttribute(stream_region, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                    kSmem),
-               "smem attribute"))
-        return 1;
+    KILN_CUDA_CHECK(cudaMalloc(&buf, bytes));
+    KILN_CUDA_CHECK(cudaMemset(buf, 1, bytes));
+    KILN_CUDA_CHECK(
+        cudaFuncSetAttribute(stream_region, cudaFuncAttributeMaxDynamicSharedMemorySize, kSmem));
     cudaEvent_t t0, t1;
     cudaEventCreate(&t0);
     cudaEventCreate(&t1);
@@ -118,7 +110,7 @@ int main() {
                 cudaEventRecord(t0);
                 stream_region<<<sms, 32, kSmem>>>(buf, map, tensor, k.kblocks, k.reads, mode);
                 cudaEventRecord(t1);
-                if (!check(cudaEventSynchronize(t1), "stream_region")) return 1;
+                KILN_CUDA_CHECK(cudaEventSynchronize(t1));
                 float ms = 0;
                 cudaEventElapsedTime(&ms, t0, t1);
                 std::printf("%s %-9s mode %d (%s): %.1f us\n", tensor ? "tensor" : "bulk  ",

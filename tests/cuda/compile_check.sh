@@ -7,7 +7,7 @@
 # bf16 element-wise chain (A/B transforms in shared memory), the host units, device-library
 # tests, the compile-time layout and dispatch checks (gemm_*_check.cu), the kernel A/B harness
 # (plain, and against cuBLASLt with bias + ReLU / GELU), the MUFU-rate bench, the SM placement
-# probe, examples — a few minutes on 2 cores; --all builds every instantiation unit)
+# and L2 merge probes, examples — a few minutes on 2 cores; --all builds every instantiation unit)
 set -uo pipefail
 cd "$(dirname "$0")/../.."
 # shellcheck source=tests/cuda/ptxas_verdict.sh
