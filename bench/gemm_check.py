@@ -272,11 +272,13 @@ case_linear(700, 1100, 384, act="gelu", alpha=0.25, want="tma")
 case_linear(700, 1100, 384, act="gelu", bias_mode="col", alpha=2.0**41, want="tma")
 # one wave of 128 x 128 tiles, two M-tiles: the bias + activation kernel runs in 2-CTA clusters
 # (params.h pair_narrow_tiles), ragged M, N and K (the second CTA's rows past M), fp16, a batch;
-# the copy of the same shape stays unpaired
+# the plain product of the same shape runs on that kernel too (no bias, alpha 1, no activation)
 case_linear(256, 8192, 1024, act="gelu", bias_mode="col", want="tma")
 case_linear(250, 8000, 520, in_dt=torch.float16, out_dt=torch.float16, act="relu",
             bias_mode="col", want="tma")
 case_linear(250, 8000, 520, want="tma")
+case_linear(256, 4096, 512, out_dt=torch.float32, want="tma")
+case_linear(200, 1000, 256, batch=3, in_dt=torch.float16, out_dt=torch.float16, want="tma")
 case_linear(200, 1000, 256, batch=3, act="silu", bias_mode="col", bias_dt=torch.bfloat16,
             want="tma")
 # 2-CTA clusters with an odd number of M-tiles (the spare CTA loads zeros, stores nothing)

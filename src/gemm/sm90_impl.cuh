@@ -144,16 +144,18 @@ cudaError_t run_sm90_split(const Problem& p) {
 
 /// 2-CTA clusters for unsplit launches (run_sm90_any never asks for both): every epilogue on
 /// 128 x 256 tiles; on 128 x 128 tiles, which pair for one wave only (default_params), the
-/// bias + activation kernel of 16-bit K-major operands alone. Pairs gained it 2.5-3.5% at
-/// decode-ish 256x8192x8192 and lost the copy 1.5% (bench/NOTES.md, v25). Every other
-/// 128-wide launch runs unpaired: one wave either way, so no tail split was planned for pairs
-/// (sm90_cluster_m).
+/// bias + activation kernel of 16-bit K-major operands alone, which also runs the plain
+/// product there (alpha 1, no bias, no activation: the same bits as EpilogueCopy). At
+/// decode-ish 256x8192x8192 pairs gained bias + activation 2.5-3.5% and the plain product on
+/// that kernel 2.5-4%, while the copy kernel lost 1.5% paired (bench/NOTES.md, v25 and v26).
+/// Every other 128-wide launch runs unpaired: one wave either way, so no tail split was planned
+/// for pairs (sm90_cluster_m).
 template <class In, class Out, bool MnA, bool MnB, int BN>
 cudaError_t run_sm90_act(const Problem& p) {
     if constexpr (BN == 256) {
         if (p.cluster_m == 2) return run_sm90_cfg<In, Out, MnA, MnB, BN, false, 2>(p);
     } else if constexpr (sizeof(In) == 2 && !MnA && !MnB) {
-        if (p.cluster_m == 2 && epilogue_kind(p, false) == EpilogueKind::BiasAct)
+        if (p.cluster_m == 2 && epilogue_kind(p, false) != EpilogueKind::Linear)
             return run_sm90_bias_act<In, Out, MnA, MnB, BN, false, 2>(p);
     }
     return run_sm90_split<In, Out, MnA, MnB, BN, 1>(p);

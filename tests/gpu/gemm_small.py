@@ -41,6 +41,11 @@ for (M, N, K) in [(128, 256, 64), (129, 257, 72), (2304, 2048, 2048), (2304, 199
     torch.cuda.synchronize()
     print("act", M, N, K, st, taken)
     assert st == "success" and taken == "tma"
+    # the plain product: on that kernel where it pairs (129 x 257), else the copy kernel
+    st, taken = kg.linear(a, w, c, 1.0, 0.0, None, None, "col")
+    torch.cuda.synchronize()
+    print("plain", M, N, K, st, taken)
+    assert st == "success" and taken == "tma"
 # split-K (2 splits; ragged M, N, K; C read by the last split, fp32 output)
 for M, N, K, out_dt in ((128, 256, 2048, torch.bfloat16), (100, 300, 2104, torch.float32)):
     a = torch.randn(M, K, device="cuda").bfloat16()

@@ -58,8 +58,10 @@ constexpr int max_stages(int bm, int bn, int bk, int elem_bytes, int smem_bytes 
 /// Whether 128x128 tiles of an M x N x batch output pair along M in one wave: two M-tiles (a
 /// skinny output streaming B, which the pair shares) and no more pairs than the SMs hold. At
 /// decode-ish 256x8192x8192 such pairs ran the bias + activation kernel 2.5-3.5% faster than
-/// unpaired (5% at the power cap), the copy 1.5% slower (bench/NOTES.md, v25); taller outputs
-/// (more M-tiles, more reuse of B in L2) were not measured, one M-tile would idle a CTA.
+/// unpaired (5% at the power cap), and the plain product on that kernel 2.5-4% faster than on
+/// the unpaired copy kernel, which pairs made 1.5% slower (bench/NOTES.md, v25, v26); taller
+/// outputs (more M-tiles, more reuse of B in L2) were not measured, one M-tile would idle a
+/// CTA.
 constexpr bool pair_narrow_tiles(int M, int N, int batch, int sms) {
     const long m_tiles = (M + 127) / 128, n_tiles = (N + 127) / 128;
     return m_tiles == 2 && n_tiles * batch <= sms / 2;
@@ -74,7 +76,8 @@ constexpr bool pair_narrow_tiles(int M, int N, int batch, int sms) {
 /// v11). When the tiles still leave half of the SMs or more idle and K is long, each tile's K is
 /// split into as many units as fill the SMs (at most kMaxSplits, each >= kMinSplitKBlocks
 /// k-blocks). Unsplit 128x128 tiles, always one wave, pair up on skinny outputs of two M-tiles
-/// (pair_narrow_tiles); the launcher pairs only its bias + activation kernel there (v25).
+/// (pair_narrow_tiles); the launcher pairs only its bias + activation kernel there, which also
+/// runs the plain product (v25, v26).
 /// Stages fill shared memory.
 constexpr Params default_params(int M, int N, int K, int batch, int elem_bytes, int sms) {
     Params p;
