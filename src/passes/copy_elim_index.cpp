@@ -22,13 +22,6 @@ std::string spec_key(const ir::PartitionSpec& s) {
     return k + (s.blocks.remainder == ir::Remainder::Pad ? "pad)" : ")");
 }
 
-bool reads_param(ir::Privilege p) {
-    return p != ir::Privilege::Write;
-}
-bool writes_param(ir::Privilege p) {
-    return p != ir::Privilege::Read;
-}
-
 } // namespace
 
 bool same_dims(const std::vector<event::ProcDim>& a, const std::vector<event::ProcDim>& b) {

@@ -36,3 +36,11 @@ Expected<std::string> read_text_file(const std::string &path);
     if (!var##_or)                                                                                 \
         return ::kiln::schedule::Error{var##_or.error()};                                          \
     auto var = std::move(*var##_or)
+
+// Returns the error of an Expected whose value is not needed (a check) from the enclosing
+// function.
+#define KILN_SCHED_CHECK(expr)                                                                     \
+    do {                                                                                           \
+        if (auto check_or_ = (expr); !check_or_)                                                   \
+            return ::kiln::schedule::Error{check_or_.error()};                                     \
+    } while (0)

@@ -45,8 +45,8 @@ Expected<Op> parse_op(const json &j, const std::string &where) {
     if (!j.is_object())
         return Error{fmt::format("{}: must be an object", where)};
     Fields f{j, where};
-    KILN_SCHED_TRY(known, f.only({"name", "unit", "issue", "uses", "latency", "variable_latency",
-                                  "regs", "smem", "memory", "warps", "spill_cost", "comment"}));
+    KILN_SCHED_CHECK(f.only({"name", "unit", "issue", "uses", "latency", "variable_latency",
+                             "regs", "smem", "memory", "warps", "spill_cost", "comment"}));
     Op op;
     KILN_SCHED_TRY(name, f.required_string("name"));
     op.name = name;
@@ -100,7 +100,7 @@ Expected<Edge> parse_edge(const json &j, const std::string &where, const LoopGra
     if (!j.is_object())
         return Error{fmt::format("{}: must be an object", where)};
     Fields f{j, where};
-    KILN_SCHED_TRY(known, f.only({"from", "to", "latency", "distance", "blocking", "comment"}));
+    KILN_SCHED_CHECK(f.only({"from", "to", "latency", "distance", "blocking", "comment"}));
     KILN_SCHED_TRY(from, f.required_string("from"));
     KILN_SCHED_TRY(to, f.required_string("to"));
     Edge e;
@@ -127,7 +127,7 @@ Expected<LoopGraph> parse_loop_graph(const std::string &text, const std::string 
     if (!j.is_object())
         return Error{source + ": top level must be an object with 'ops' and 'edges'"};
     Fields top{j, source};
-    KILN_SCHED_TRY(known, top.only({"name", "ops", "edges", "machine", "comment"}));
+    KILN_SCHED_CHECK(top.only({"name", "ops", "edges", "machine", "comment"}));
     LoopGraph g;
     KILN_SCHED_TRY(name, top.string("name", ""));
     g.name = name;
@@ -155,7 +155,7 @@ Expected<LoopGraph> parse_loop_graph(const std::string &text, const std::string 
             g.edges.push_back(e);
         }
     }
-    KILN_SCHED_TRY(checked, check_loop_graph(g, source));
+    KILN_SCHED_CHECK(check_loop_graph(g, source));
     return g;
 }
 

@@ -36,8 +36,8 @@ Expected<Machine> parse_machine(const std::string &text, const std::string &sour
     if (!j.is_object())
         return Error{source + ": a machine description must be a JSON object"};
     Fields f{j, source};
-    KILN_SCHED_TRY(known, f.only({"name", "units", "memories", "warps", "register_limit",
-                                  "register_file", "variable_latency_warp", "comment"}));
+    KILN_SCHED_CHECK(f.only({"name", "units", "memories", "warps", "register_limit",
+                             "register_file", "variable_latency_warp", "comment"}));
     Machine m;
     KILN_SCHED_TRY(name, f.string("name", "custom"));
     m.name = name;

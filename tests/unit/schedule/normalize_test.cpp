@@ -83,9 +83,11 @@ TEST(Normalize, StreamingOpsGetZeroLatency) {
     EXPECT_EQ(n->graph.ops[lk].latency, 0);
     EXPECT_EQ(n->graph.ops[lk].occupancy("tma"), 1);   // 512 -> 1
     EXPECT_EQ(n->graph.ops[g.find("S_a")].latency, 2); // 1024 -> 2
-    for (const auto &e : n->graph.edges)
-        if (e.from == lk)
+    for (const auto &e : n->graph.edges) {
+        if (e.from == lk) {
             EXPECT_EQ(e.latency, 0);
+        }
+    }
 }
 
 } // namespace

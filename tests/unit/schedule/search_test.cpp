@@ -47,9 +47,11 @@ TEST_P(EveryGraph, OptimalValidAndFast) {
     auto bad = validate_schedule(r->normalized, m, s);
     EXPECT_TRUE(bad.empty()) << bad.front();
     // Algorithm 1 proved nothing smaller works: every earlier SMT query was unsat.
-    for (size_t i = 0; i + 1 < s.attempts.size(); ++i)
-        if (s.attempts[i].phase == "smt")
+    for (size_t i = 0; i + 1 < s.attempts.size(); ++i) {
+        if (s.attempts[i].phase == "smt") {
             EXPECT_EQ(s.attempts[i].outcome.rfind("unsat", 0), 0u) << s.attempts[i].outcome;
+        }
+    }
 }
 
 INSTANTIATE_TEST_SUITE_P(
