@@ -5,7 +5,10 @@ per process):
     KILN_GEMM_TAIL_SPLIT=0 python3 bench/skinny_ab.py no-tail tail
 Sets: `skinny` (default: few-row, DRAM-streaming shapes) and `tail` (more tiles than one wave
 whose last wave is partial: the tail split's shapes, params.h tail_split_plan; 1152 rows are 9
-M-tiles, odd in pairs; 4096^3, whose last wave is nearly full, is a control).
+M-tiles, odd in pairs; 4096^3, whose last wave is nearly full, is a control) and `pairs` (one
+wave of 128 x 128 tiles over two M-tiles, which params.h pair_narrow_tiles pairs:
+KILN_GEMM_CLUSTER=1 runs them unpaired) and `underfill` (one partial wave of 128 x 128 tiles
+that leaves a third of the SMs or more idle: the K splits' shapes).
 Each line: label, shape, kiln and cuBLAS TFLOP/s, kiln's achieved DRAM rate (A and B read once,
 D written once), the median ratio over 7 rounds and its range, the relative error."""
 import sys
@@ -19,6 +22,10 @@ from gemm_bench_util import bench_pair  # noqa: E402
 SETS = {
     "skinny": ((256, 8192, 8192), (128, 8192, 8192), (512, 8192, 8192), (256, 4096, 4096),
                (256, 11008, 4096), (256, 4096, 11008), (256, 28672, 8192), (1024, 2304, 4096)),
+    "pairs": ((256, 8192, 8192), (256, 6144, 8192), (200, 8000, 4096), (256, 8448, 4096),
+              (256, 5120, 14336), (160, 7168, 8192)),
+    "underfill": ((256, 5120, 14336), (256, 6144, 8192), (256, 4096, 4096), (256, 4096, 11008),
+                  (384, 4096, 8192), (128, 8192, 8192)),
     "tail": ((2304, 2048, 8192), (2304, 4096, 4096), (4352, 4096, 4096), (1280, 4096, 16384),
              (1152, 4096, 16384), (8192, 12288, 4096), (4096, 4096, 4096)),
 }
