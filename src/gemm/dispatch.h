@@ -54,7 +54,8 @@ constexpr int sm90_default_cluster_m(int bn) { return bn == 256 ? 2 : 1; }
 
 /// The cluster a BN-wide launch of `cluster_tiles` pair tiles on `sms` SMs may take of the
 /// `wanted` one: any at BN = 256; at BN = 128 pairs for one wave only, so that a launch whose
-/// kernel runs them unpaired (run_sm90_act) needs no other plan (no tail split).
+/// kernel runs them unpaired (run_sm90_act, runs_narrow_pairs) needs no other plan (no tail
+/// split).
 constexpr int sm90_cluster_fits(int bn, int wanted, int64_t cluster_tiles, int sms) {
     return bn == 256 || (bn == 128 && cluster_tiles <= sms / 2) ? wanted : 1;
 }

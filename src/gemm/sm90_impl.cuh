@@ -142,6 +142,11 @@ cudaError_t run_sm90_split(const Problem& p) {
                               : run_sm90_cfg<In, Out, MnA, MnB, BN, false, ClusterM>(p);
 }
 
+/// Whether a paired 128-wide launch of this epilogue kind runs in pairs: on the bias +
+/// activation kernel, which runs the plain product too (run_sm90_act); the linear kernel runs
+/// unpaired.
+constexpr bool runs_narrow_pairs(EpilogueKind kind) { return kind != EpilogueKind::Linear; }
+
 /// 2-CTA clusters for unsplit launches (run_sm90_any never asks for both): every epilogue on
 /// 128 x 256 tiles; on 128 x 128 tiles, which pair for one wave only (default_params), the
 /// bias + activation kernel of 16-bit K-major operands alone, which also runs the plain
@@ -155,7 +160,7 @@ cudaError_t run_sm90_act(const Problem& p) {
     if constexpr (BN == 256) {
         if (p.cluster_m == 2) return run_sm90_cfg<In, Out, MnA, MnB, BN, false, 2>(p);
     } else if constexpr (sizeof(In) == 2 && !MnA && !MnB) {
-        if (p.cluster_m == 2 && epilogue_kind(p, false) != EpilogueKind::Linear)
+        if (p.cluster_m == 2 && runs_narrow_pairs(epilogue_kind(p, false)))
             return run_sm90_bias_act<In, Out, MnA, MnB, BN, false, 2>(p);
     }
     return run_sm90_split<In, Out, MnA, MnB, BN, 1>(p);

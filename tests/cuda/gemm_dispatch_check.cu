@@ -74,12 +74,17 @@ static_assert(every_row_holds(), "epilogue_kind disagrees with a row of the tabl
 
 // Which cluster a launch may take (dispatch.h sm90_cluster_fits): 128 x 256 tiles pair however
 // many waves they run (a tail split plans for the pairs); 128 x 128 tiles pair for one wave of
-// pairs only, since their kernel runs unpaired for every epilogue but bias + activation.
+// pairs only, since the linear kernel runs them unpaired (runs_narrow_pairs: the plain product
+// and bias + activation run in pairs, on the bias + activation kernel).
 using kiln::gemm::detail::sm90_cluster_fits;
 static_assert(sm90_cluster_fits(256, 2, 1000, 132) == 2, "wide pairs past one wave");
 static_assert(sm90_cluster_fits(128, 2, 66, 132) == 2, "one full wave of narrow pairs");
 static_assert(sm90_cluster_fits(128, 2, 67, 132) == 1, "narrow pairs past one wave");
 static_assert(sm90_cluster_fits(128, 1, 64, 132) == 1, "the heuristic's single CTAs");
 static_assert(sm90_cluster_fits(128, 2, 1, 0) == 1, "no SMs known");
+using kiln::gemm::detail::runs_narrow_pairs;
+static_assert(runs_narrow_pairs(Kind::Copy), "the plain product pairs (on bias + activation)");
+static_assert(runs_narrow_pairs(Kind::BiasAct), "bias + activation pairs");
+static_assert(!runs_narrow_pairs(Kind::Linear), "the linear kernel runs unpaired");
 
 }  // namespace
