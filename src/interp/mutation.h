@@ -28,7 +28,7 @@ struct EdgeVerdict {
     EdgeSite edge;
     bool killed = false; // some schedule failed without the edge
     uint64_t seed = 0;   // the first such schedule
-    std::string reason;
+    std::string reason{};
 };
 
 // For each edge: up to `schedules` seeds, stopping at the first failing one.

@@ -39,11 +39,12 @@ struct DTypeOverride {
 };
 
 struct Overrides {
-    std::vector<TunableOverride> tunables;
-    std::vector<PipelineOverride> pipelines;
-    std::vector<DTypeOverride> dtypes;
+    // Default member initializers: a designated initializer may name any subset of them.
+    std::vector<TunableOverride> tunables{};
+    std::vector<PipelineOverride> pipelines{};
+    std::vector<DTypeOverride> dtypes{};
     // CTAs per cluster of the warp-specialized BLOCK instance (mapping::set_cluster).
-    std::optional<int64_t> cluster;
+    std::optional<int64_t> cluster{};
     bool empty() const {
         return tunables.empty() && pipelines.empty() && dtypes.empty() && !cluster;
     }
