@@ -86,11 +86,8 @@ cudaError_t run_sm90_any(Problem p, const Params& prm) {
     const int bn = block_n_override(prm.block_n), splits = split_k_override(prm.split_k);
     // Split 128 x 256 tiles run unpaired: paired, they were slower than split 128 x 128 tiles on
     // every shape measured (bench/NOTES.md, v10 run 3).
-    p.cluster_m = splits > 1 ? 1
-                             : sm90_cluster_m(bn, prm.cluster_m,
-                                              split_k_cta_tiles(p.M, p.N, p.batch, prm.block_m,
-                                                                bn, 2) / 2,
-                                              prm.sms);
+    const int64_t pair_tiles = split_k_cta_tiles(p.M, p.N, p.batch, prm.block_m, bn, 2) / 2;
+    p.cluster_m = splits > 1 ? 1 : sm90_cluster_m(bn, prm.cluster_m, pair_tiles, prm.sms);
     const int64_t tiles = split_k_cta_tiles(p.M, p.N, p.batch, prm.block_m, bn, p.cluster_m);
     if (splits > 1) {
         p.split = split_workspace(p, tiles, splits, prm.block_m, bn);
