@@ -37,6 +37,15 @@ __device__ __forceinline__ uint64_t make_desc(const void* smem, uint32_t lbo, ui
     return d;
 }
 
+/// This thread's warpgroup (threadIdx.x / 128), broadcast from lane 0. ptxas cannot tell that
+/// threadIdx.x / 128 is the same in every lane, so descriptors derived from it were built in
+/// vector registers and moved to uniform ones (R2UR) before each wgmma: ~20 more instructions
+/// per k-block and warp, and 3% of a DRAM-streaming 128 x 128 kernel's speed (bench/NOTES.md
+/// v27). The broadcast value is uniform, so they are computed once, on the uniform datapath.
+__device__ __forceinline__ int warpgroup_index() {
+    return __shfl_sync(0xffffffffu, static_cast<int>(threadIdx.x / 128), 0);
+}
+
 /// Descriptor advanced by `bytes` along its start address (e.g. the next k16 slice inside a
 /// K-major 128B-swizzled row: +32 bytes for 16-bit types). The hardware applies the swizzle to
 /// the computed address, so this stays valid as long as the tile base is swizzle-aligned.

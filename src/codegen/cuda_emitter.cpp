@@ -544,7 +544,8 @@ private:
                 " ----");
         w_.line("kiln::dev::regs::increase<" + std::to_string(c.compute_registers) +
                 ">();  // compute_registers = " + std::to_string(c.compute_registers));
-        w_.line("const int " + d[0].var + " = threadIdx.x / 128 - 1;  // " +
+        // Broadcast, so that the descriptors derived from it stay in uniform registers.
+        w_.line("const int " + d[0].var + " = kiln::dev::wgmma::warpgroup_index() - 1;  // " +
                 std::string(ir::spelling(d[0].level)));
         w_.line("const int " + d[1].var + " = threadIdx.x / 32 % 4;  // WARP");
         w_.line("const int " + d[2].var + " = threadIdx.x % 32;  // THREAD");

@@ -170,6 +170,11 @@ __global__ void named_barrier_kernel(int* out) {
     if (threadIdx.x % 64 == 63) out[half] = v[half];
 }
 
+// wgmma::warpgroup_index: every thread of a 384-thread block (three warpgroups) writes its own.
+__global__ void warpgroup_index_kernel(int* out) {
+    out[threadIdx.x] = dev::wgmma::warpgroup_index();
+}
+
 // math::fast_exp2 over [-150, 127): 4096 points, then -inf.
 __global__ void exp2_kernel(float* out) {
     const int i = blockIdx.x * blockDim.x + threadIdx.x;
@@ -399,6 +404,18 @@ int main() {
         int v[2];
         KILN_CUDA_CHECK(cudaMemcpy(v, o, 8, cudaMemcpyDeviceToHost));
         expect(v[0] == 10 && v[1] == 11, "named_barrier: two independent 64-thread barriers");
+        cudaFree(o);
+    }
+    {
+        int* o;
+        KILN_CUDA_CHECK(cudaMalloc(&o, 384 * sizeof(int)));
+        warpgroup_index_kernel<<<1, 384>>>(o);
+        KILN_CUDA_CHECK(cudaGetLastError());
+        int v[384];
+        KILN_CUDA_CHECK(cudaMemcpy(v, o, sizeof v, cudaMemcpyDeviceToHost));
+        bool ok = true;
+        for (int i = 0; i < 384; ++i) ok = ok && v[i] == i / 128;
+        expect(ok, "wgmma::warpgroup_index: threadIdx.x / 128 in every lane");
         cudaFree(o);
     }
     // --- math ---
