@@ -537,6 +537,16 @@ private:
             w_.close();
     }
 
+    /// The compute warpgroup's index as emitted. Broadcast (wgmma::warpgroup_index), ptxas keeps
+    /// it and the smem descriptors derived from it in uniform registers: the skinny GEMM on
+    /// 64x64 pairs ran 2.6% faster, the other GEMM-family kernels level. Kernels that feed a
+    /// wgmma from registers (attention's P) keep threadIdx.x / 128: with the broadcast, d64
+    /// attention ran 5-6% slower (bench/NOTES.md v27).
+    std::string warpgroup_expression() const {
+        return plan_.register_operands.empty() ? "kiln::dev::wgmma::warpgroup_index()"
+                                               : "threadIdx.x / 128";
+    }
+
     void compute_role() {
         const auto& c = plan_.grid->loop.controls;
         const auto& d = plan_.compute_dims;
@@ -544,8 +554,7 @@ private:
                 " ----");
         w_.line("kiln::dev::regs::increase<" + std::to_string(c.compute_registers) +
                 ">();  // compute_registers = " + std::to_string(c.compute_registers));
-        // Broadcast, so that the descriptors derived from it stay in uniform registers.
-        w_.line("const int " + d[0].var + " = kiln::dev::wgmma::warpgroup_index() - 1;  // " +
+        w_.line("const int " + d[0].var + " = " + warpgroup_expression() + " - 1;  // " +
                 std::string(ir::spelling(d[0].level)));
         w_.line("const int " + d[1].var + " = threadIdx.x / 32 % 4;  // WARP");
         w_.line("const int " + d[2].var + " = threadIdx.x % 32;  // THREAD");

@@ -27,6 +27,14 @@ TEST(Attention, KAndVHaveTheirOwnBarriersFreedByTheCallThatReadsThem) {
                      "K2's stage");
 }
 
+// Kernels that feed a wgmma from registers keep the per-lane warpgroup index: the broadcast that
+// keeps the GEMM family's descriptors uniform made d64 attention 5-6% slower (bench/NOTES.md v27).
+TEST(Attention, ComputeWarpgroupIndexIsNotBroadcast) {
+    std::string cuda = emit(lower("attention_d64"));
+    EXPECT_HAS(cuda, "= threadIdx.x / 128 - 1;  // WARPGROUP");
+    EXPECT_EQ(cuda.find("warpgroup_index"), std::string::npos);
+}
+
 // FlashAttention-3's overlap inside a warpgroup: P.V of iteration k - 1 is issued behind the
 // scores of iteration k, which alone are waited for (wait<1>), so P.V runs under the softmax; the
 // softmax's first statement touching O retires it. The first iteration owes nothing and is

@@ -41,6 +41,11 @@ TEST(CudaEmitter, GemmRegisterSplitFromTheIr) {
     EXPECT_HAS(cuda, "float C5[128];  // alloc C5 : REGISTER f32[2, 64] per thread");
 }
 
+TEST(CudaEmitter, GemmComputeWarpgroupIndexIsBroadcastSoItStaysUniform) {
+    std::string cuda = emit(lower("gemm"));
+    EXPECT_HAS(cuda, "= kiln::dev::wgmma::warpgroup_index() - 1;  // WARPGROUP");
+}
+
 TEST(CudaEmitter, GemmDmaWarpWaitsForFreeStagesAndIssuesTma) {
     std::string cuda = emit(lower("gemm"));
     EXPECT_HAS(cuda,
