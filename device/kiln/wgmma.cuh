@@ -42,6 +42,8 @@ __device__ __forceinline__ uint64_t make_desc(const void* smem, uint32_t lbo, ui
 /// vector registers and moved to uniform ones (R2UR) before each wgmma: ~20 more instructions
 /// per k-block and warp, and 3% of a DRAM-streaming 128 x 128 kernel's speed (bench/NOTES.md
 /// v27). The broadcast value is uniform, so they are computed once, on the uniform datapath.
+/// Not a gain everywhere: the generated attention kernels ran 5-6% slower with it (same note).
+/// Every lane of the warp must call it (a full-mask shuffle).
 __device__ __forceinline__ int warpgroup_index() {
     return __shfl_sync(0xffffffffu, static_cast<int>(threadIdx.x / 128), 0);
 }

@@ -393,7 +393,7 @@ __global__ void __launch_bounds__(Cfg::Threads, 1)
     }();
 
     // Uniform (warpgroup_index), except in the split-K kernels: there it moved their register
-    // allocation into spills around the fix-up (bench/NOTES.md "Known issues").
+    // allocation into spills around the fix-up (bench/NOTES.md v27).
     const int warpgroup =
         Cfg::SplitK ? int(threadIdx.x / 128) : dev::wgmma::warpgroup_index();
     const int k_blocks = (p.K + BK - 1) / BK;
