@@ -8,7 +8,6 @@ Sections: gemm (plain + fused), splitk (shapes whose tiles leave SMs idle: split
 Usage: python3 bench/gemm_bench.py [--quick] [--only SECTIONS] [--shapes NAMES] [--json PATH]"""
 import json
 import os
-import statistics
 import sys
 
 import torch
@@ -17,7 +16,7 @@ from triton.testing import do_bench
 sys.path.insert(0, __file__.rsplit("/", 1)[0])
 import cublas_peers as cb  # noqa: E402
 import kiln_gemm as kg  # noqa: E402
-from gemm_bench_util import bench, bench_pair, smi  # noqa: E402
+from gemm_bench_util import bench, bench_pair, pair_fields, smi  # noqa: E402
 
 quick = "--quick" in sys.argv
 only = set(sys.argv[sys.argv.index("--only") + 1].split(",")) if "--only" in sys.argv else None
@@ -74,14 +73,12 @@ def plain_gemm_row(kind, name, a, w, out):
     ref = a.float() @ w.float().t()
     err = ((out.float() - ref).norm() / ref.norm()).item()
     flop = 2.0 * M * N * K
-    t_cublas, t_kiln, ratios = bench_pair(lambda: torch.matmul(a, w.t()),
-                                          lambda: kg.linear(a, w, out))
+    t = bench_pair(lambda: torch.matmul(a, w.t()), lambda: kg.linear(a, w, out))
     e_cublas = bench_call(lambda: torch.matmul(a, w.t()))
     e_kiln = bench_call(lambda: kg.linear(a, w, out))
     rows.append(dict(kind=kind, shape=name, M=M, N=N, K=K, path=path, rel_err=err,
-                     kiln_ms=t_kiln, cublas_ms=t_cublas, kiln_tflops=flop / t_kiln / 1e9,
-                     cublas_tflops=flop / t_cublas / 1e9, ratio=statistics.median(ratios),
-                     ratio_range=[ratios[0], ratios[-1]],
+                     kiln_ms=t.kiln_ms, cublas_ms=t.peer_ms, kiln_tflops=flop / t.kiln_ms / 1e9,
+                     cublas_tflops=flop / t.peer_ms / 1e9, **pair_fields(t),
                      eager_kiln_ms=e_kiln, eager_cublas_ms=e_cublas,
                      eager_ratio=e_cublas / e_kiln))
     return path
@@ -97,16 +94,16 @@ for name, M, N, K in (shapes if want("gemm") else []):
     for act, gelu in (("relu", False), ("gelu", True)):
         if quick and act == "gelu":
             continue
-        t_lt, t_k, ratios = bench_pair(
+        t = bench_pair(
             lambda: torch._addmm_activation(bias, a, w.t(), use_gelu=gelu),
             lambda: kg.linear(a, w, out, act=act, bias=bias, bias_mode="col"))
         kg.linear(a, w, out, act=act, bias=bias, bias_mode="col")
         ref_e = torch._addmm_activation(bias.float(), a.float(), w.float().t(), use_gelu=gelu)
         e2 = ((out.float() - ref_e).norm() / ref_e.norm()).item()
         rows.append(dict(kind=f"gemm+bias+{act}", shape=name, M=M, N=N, K=K, path=path,
-                         rel_err=e2, kiln_ms=t_k, cublas_ms=t_lt,
-                         kiln_tflops=flop / t_k / 1e9, cublas_tflops=flop / t_lt / 1e9,
-                         ratio=statistics.median(ratios), ratio_range=[ratios[0], ratios[-1]]))
+                         rel_err=e2, kiln_ms=t.kiln_ms, cublas_ms=t.peer_ms,
+                         kiln_tflops=flop / t.kiln_ms / 1e9, cublas_tflops=flop / t.peer_ms / 1e9,
+                         **pair_fields(t)))
     del a, w, out
 
 # --- split-K: tiles that leave SMs idle (default_params splits their K; KILN_GEMM_SPLITK=S
@@ -411,8 +408,9 @@ save()
 gpu = gpu_info()
 print(f"\nGPU: {gpu}")
 print("times: CUDA-graph replay medians (eager = single calls via do_bench, incl. host overhead);\n"
-      "gemm and gemm+bias rows: kiln and the peer timed in alternation, ratio = median of 7 rounds "
-      "[lowest, highest]")
+      "gemm and gemm+bias rows: kiln and the peer timed in alternation, the order swapped every "
+      "round; ratio = median of 8 rounds [lowest, highest], then the medians of the rounds that "
+      "timed the peer first / kiln first")
 print(f"{'kind':18s} {'shape':14s} {'M':>6s} {'N':>6s} {'K':>6s} {'path':7s} "
       f"{'kiln TF/s':>9s} {'cuBLAS TF/s':>11s} {'ratio':>6s} {'eager':>6s} {'err':>8s}")
 if complex_peer_status:
@@ -423,6 +421,8 @@ for r in rows:
     print(f"{r['kind']:18s} {r['shape']:14s} {r['M']:6d} {r['N']:6d} {r['K']:6d} {r['path']:7s} "
           f"{r['kiln_tflops']:9.1f} {r['cublas_tflops']:11.1f} {r['ratio']:6.3f} {eg} {r['rel_err']:8.1e}"
           + (f" [{r['ratio_range'][0]:.3f}, {r['ratio_range'][1]:.3f}]" if "ratio_range" in r else "")
+          + (f" p/k-first {r['ratio_peer_first']:.3f}/{r['ratio_kiln_first']:.3f}"
+             if "ratio_peer_first" in r else "")
           + (f"  vs {r['peer']}" if "peer" in r else "")
           + (f" (err {r['peer_rel_err']:.1e})" if "peer_rel_err" in r else "")
           + (f"  [kiln plain / this: {r['vs_kiln_plain']:.3f}]" if "vs_kiln_plain" in r else "")

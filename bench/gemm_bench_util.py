@@ -1,6 +1,7 @@
 """Timing (and the GPU's clocks) shared by the benchmarks."""
 import statistics
 import subprocess
+from typing import NamedTuple
 
 import torch
 from triton.testing import do_bench
@@ -28,19 +29,41 @@ def bench(fn, iters=10):
     return do_bench(_graph(fn, iters).replay, warmup=50, rep=300, return_mode="median") / iters
 
 
-def bench_pair(peer, kiln, iters=10, rounds=7):
-    """`bench` of two functions in alternation: `rounds` short medians of each, taken peer,
-    kiln, peer, kiln, ... so that both see the same clock and thermal drift (one measurement of
-    one version moved by up to 10% between runs at 4096^3, bench/NOTES.md "v13").
-    Returns (peer ms, kiln ms, ratios): the medians over the rounds and the sorted per-round
-    peer/kiln ratios, whose median is the row's ratio and whose range is its spread."""
+class PairTiming(NamedTuple):
+    """bench_pair's result: the medians over the rounds, the sorted per-round peer/kiln ratios
+    (their median is a row's ratio, their range its spread), and those ratios split by which
+    side the round timed first: a gap between the two medians is an order bias."""
+    peer_ms: float
+    kiln_ms: float
+    ratios: list
+    peer_first: list
+    kiln_first: list
+
+
+def bench_pair(peer, kiln, iters=10, rounds=8):
+    """`bench` of two functions in alternation: `rounds` short medians of each, so that both see
+    the same clock and thermal drift (one measurement of one version moved by up to 10% between
+    runs at 4096^3, bench/NOTES.md "v13"). The order swaps every round (peer, kiln | kiln, peer
+    | ...): with the peer always first, a drift within a round at the power cap would favour
+    one side in every round."""
     gp, gk = _graph(peer, iters), _graph(kiln, iters)
-    tp, tk = [], []
-    for _ in range(rounds):
-        tp.append(do_bench(gp.replay, warmup=25, rep=100, return_mode="median") / iters)
-        tk.append(do_bench(gk.replay, warmup=25, rep=100, return_mode="median") / iters)
-    ratios = sorted(p / k for p, k in zip(tp, tk))
-    return statistics.median(tp), statistics.median(tk), ratios
+    tp, tk, peer_first = [], [], []
+    for r in range(rounds):
+        first = r % 2 == 0
+        for graph, times in ((gp, tp), (gk, tk)) if first else ((gk, tk), (gp, tp)):
+            times.append(do_bench(graph.replay, warmup=25, rep=100, return_mode="median") / iters)
+        peer_first.append(first)
+    ratios = [p / k for p, k in zip(tp, tk)]
+    return PairTiming(statistics.median(tp), statistics.median(tk), sorted(ratios),
+                      sorted(x for x, f in zip(ratios, peer_first) if f),
+                      sorted(x for x, f in zip(ratios, peer_first) if not f))
+
+
+def pair_fields(t):
+    """A result row's ratio fields from a PairTiming."""
+    return dict(ratio=statistics.median(t.ratios), ratio_range=[t.ratios[0], t.ratios[-1]],
+                ratio_peer_first=statistics.median(t.peer_first),
+                ratio_kiln_first=statistics.median(t.kiln_first))
 
 
 def smi(query):

@@ -10,7 +10,8 @@ wave of 128 x 128 tiles over two M-tiles, which params.h pair_narrow_tiles pairs
 KILN_GEMM_CLUSTER=1 runs them unpaired) and `underfill` (one partial wave of 128 x 128 tiles
 that leaves a third of the SMs or more idle: the K splits' shapes).
 Each line: label, shape, kiln and cuBLAS TFLOP/s, kiln's achieved DRAM rate (A and B read once,
-D written once), the median ratio over 7 rounds and its range, the relative error."""
+D written once), the median ratio over 8 rounds (order swapped each round) and its range, the relative error."""
+import statistics
 import sys
 
 import torch
@@ -41,10 +42,10 @@ for M, N, K in SHAPES:
     assert st == "success" and path == "tma", (st, path)
     ref = a.float() @ w.float().t()
     err = ((out.float() - ref).norm() / ref.norm()).item()
-    t_cublas, t_kiln, ratios = bench_pair(lambda: torch.matmul(a, w.t()),
-                                          lambda: kg.linear(a, w, out))
+    t = bench_pair(lambda: torch.matmul(a, w.t()), lambda: kg.linear(a, w, out))
+    t_cublas, t_kiln, ratios = t.peer_ms, t.kiln_ms, t.ratios
     flop, nbytes = 2.0 * M * N * K, 2.0 * (M * K + N * K + M * N)
     print(f"[{label}] {M}x{N}x{K}: kiln {flop / t_kiln / 1e9:6.1f} TF/s "
           f"({nbytes / t_kiln / 1e9:5.2f} TB/s) cuBLAS {flop / t_cublas / 1e9:6.1f} TF/s "
-          f"ratio {ratios[len(ratios) // 2]:.3f} [{ratios[0]:.3f}, {ratios[-1]:.3f}] "
+          f"ratio {statistics.median(ratios):.3f} [{ratios[0]:.3f}, {ratios[-1]:.3f}] "
           f"err {err:.1e}", flush=True)
