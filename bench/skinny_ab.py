@@ -8,7 +8,8 @@ whose last wave is partial: the tail split's shapes, params.h tail_split_plan; 1
 M-tiles, odd in pairs; 4096^3, whose last wave is nearly full, is a control) and `pairs` (one
 wave of 128 x 128 tiles over two M-tiles, which params.h pair_narrow_tiles pairs:
 KILN_GEMM_CLUSTER=1 runs them unpaired) and `underfill` (one partial wave of 128 x 128 tiles
-that leaves a third of the SMs or more idle: the K splits' shapes).
+that leaves a third of the SMs or more idle: the K splits' shapes) and `decode` (the few-row
+products of LLM decoding, 1 to 200 rows).
 Each line: label, shape, kiln and cuBLAS TFLOP/s, kiln's achieved DRAM rate (A and B read once,
 D written once), the median ratio over 8 rounds (order swapped each round) and its range, the relative error."""
 import statistics
@@ -29,6 +30,8 @@ SETS = {
                   (384, 4096, 8192), (128, 8192, 8192)),
     "tail": ((2304, 2048, 8192), (2304, 4096, 4096), (4352, 4096, 4096), (1280, 4096, 16384),
              (1152, 4096, 16384), (8192, 12288, 4096), (4096, 4096, 4096)),
+    "decode": ((16, 8192, 8192), (64, 8192, 8192), (96, 8192, 8192), (127, 4096, 4096),
+               (160, 7168, 8192), (200, 8000, 4096), (1, 8192, 8192)),
 }
 
 label = sys.argv[1] if len(sys.argv) > 1 else "default"
