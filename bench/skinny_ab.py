@@ -9,7 +9,8 @@ M-tiles, odd in pairs; 4096^3, whose last wave is nearly full, is a control) and
 wave of 128 x 128 tiles over two M-tiles, which params.h pair_narrow_tiles pairs:
 KILN_GEMM_CLUSTER=1 runs them unpaired) and `underfill` (one partial wave of 128 x 128 tiles
 that leaves a third of the SMs or more idle: the K splits' shapes) and `decode` (the few-row
-products of LLM decoding, 1 to 200 rows).
+products of LLM decoding, 1 to 200 rows) and `sweep` (their union up to 512 rows, for sweeping
+the tile width and split switches).
 Each line: label, shape, kiln and cuBLAS TFLOP/s, kiln's achieved DRAM rate (A and B read once,
 D written once), the median ratio over 8 rounds (order swapped each round) and its range, the relative error."""
 import statistics
@@ -33,6 +34,11 @@ SETS = {
     "decode": ((16, 8192, 8192), (64, 8192, 8192), (96, 8192, 8192), (127, 4096, 4096),
                (160, 7168, 8192), (200, 8000, 4096), (1, 8192, 8192)),
 }
+# `sweep`: every shape above that fits one wave of 128 x 128 tiles or splits, for sweeping the
+# tile width and split switches (one process per setting).
+SETS["sweep"] = tuple(dict.fromkeys(
+    s for name in ("decode", "skinny", "pairs", "underfill") for s in SETS[name]
+    if 1 < s[0] <= 512)) + ((512, 2048, 8192), (1024, 1024, 8192))
 
 label = sys.argv[1] if len(sys.argv) > 1 else "default"
 SHAPES = SETS[sys.argv[2] if len(sys.argv) > 2 else "skinny"]
