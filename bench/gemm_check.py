@@ -281,6 +281,16 @@ case_linear(256, 4096, 512, out_dt=torch.float32, want="tma")
 case_linear(200, 1000, 256, batch=3, in_dt=torch.float16, out_dt=torch.float16, want="tma")
 case_linear(200, 1000, 256, batch=3, act="silu", bias_mode="col", bias_dt=torch.bfloat16,
             want="tma")
+# few rows (src/gemm/few_rows.cuh): at most 64 rows against 64 or more 128-row tiles of B run
+# transposed on 128 x 64 tiles, D stored column by column; ragged N and K, one row, fp32 and
+# fp16 outputs, the column bias as the transposed problem's row bias, a batch making up the
+# tiles, and alpha with SiLU and no bias (the bias + activation kernel at 64 columns)
+case_linear(16, 8192, 512, want="tma")
+case_linear(1, 8200, 264, out_dt=torch.float32, want="tma")
+case_linear(64, 8192, 256, act="gelu", bias_mode="col", bias_dt=torch.bfloat16, want="tma")
+case_linear(33, 4000, 520, batch=2, in_dt=torch.float16, out_dt=torch.float16, act="relu",
+            bias_mode="col", want="tma")
+case_linear(7, 8448, 128, alpha=0.5, act="silu", want="tma")
 # 2-CTA clusters with an odd number of M-tiles (the spare CTA loads zeros, stores nothing)
 case_linear(2100, 4096, 256, want="tma")
 case_linear(1100, 2048, 128, batch=8, act="relu", bias_mode="row", want="tma")

@@ -4,6 +4,7 @@
 #include <cuda_fp8.h>
 #include <cuda_runtime.h>
 #include "dispatch.h"
+#include "few_rows.cuh"
 #include "kiln/gemm.h"
 #include "kiln/gemm/params.h"
 
@@ -163,10 +164,15 @@ Status gemmEx(Op ta, Op tb, int M, int N, int K, float alpha, const void* A, int
             cudaDeviceGetAttribute(&n, cudaDevAttrMultiProcessorCount, dev);
             return n;
         }();
-        const Params prm = default_params(M, N, K, o.batch, eb, sms);
-        cudaError_t e = !transforms                   ? detail::run_sm90_any(p, prm)
-                        : o.a_type == DataType::BF16 ? detail::run_chain_sm90<__nv_bfloat16>(p)
-                                                     : detail::run_chain_sm90<__half>(p);
+        cudaError_t e;
+        if (!transforms && detail::few_rows_transposed(p)) {
+            e = detail::run_sm90_in(detail::transposed_problem(p), 64);
+        } else {
+            const Params prm = default_params(M, N, K, o.batch, eb, sms);
+            e = !transforms                   ? detail::run_sm90_any(p, prm)
+                : o.a_type == DataType::BF16 ? detail::run_chain_sm90<__nv_bfloat16>(p)
+                                             : detail::run_chain_sm90<__half>(p);
+        }
         if (e == cudaErrorInvalidValue && o.path != Path::Sm90Tma) {
             path = Path::Generic;  // tensor map encoding refused: fall back
         } else {

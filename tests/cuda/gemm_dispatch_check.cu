@@ -5,6 +5,7 @@
 // EpilogueBiasAct, which reads neither, and neither does a column bias that cannot start the
 // accumulator (acc_bias.cuh: misaligned for TMA, or |alpha| < 1, where bias / alpha could
 // overflow), nor a GELU whose alpha its folded constants cannot hold (epilogue.cuh).
+#include "../../src/gemm/few_rows.cuh"
 #include "../../src/gemm/sm90_impl.cuh"
 
 namespace {
@@ -86,5 +87,14 @@ using kiln::gemm::detail::runs_narrow_pairs;
 static_assert(runs_narrow_pairs(Kind::Copy), "the plain product pairs (on bias + activation)");
 static_assert(runs_narrow_pairs(Kind::BiasAct), "bias + activation pairs");
 static_assert(!runs_narrow_pairs(Kind::Linear), "the linear kernel runs unpaired");
+
+// Few rows run transposed (few_rows.cuh): at most 64 rows, at least 64 tiles of B.
+using kiln::gemm::detail::few_rows_shape;
+static_assert(few_rows_shape(16, 8192, 1), "16 rows against 64 tiles");
+static_assert(few_rows_shape(1, 8192, 1), "one row");
+static_assert(!few_rows_shape(65, 8192, 1), "65 rows: two column tiles");
+static_assert(!few_rows_shape(16, 8064, 1), "63 tiles of B");
+static_assert(few_rows_shape(33, 4000, 2), "a batch makes up the tiles");
+static_assert(!few_rows_shape(16, 4096, 1), "32 tiles: the default path");
 
 }  // namespace

@@ -46,6 +46,16 @@ for (M, N, K) in [(128, 256, 64), (129, 257, 72), (2304, 2048, 2048), (2304, 199
     torch.cuda.synchronize()
     print("plain", M, N, K, st, taken)
     assert st == "success" and taken == "tma"
+# few rows, transposed on 128 x 64 tiles (src/gemm/few_rows.cuh): D stored column by column,
+# the column bias as the transposed problem's row bias, ragged N and K
+for (M, N, K) in [(16, 8192, 128), (5, 8200, 72)]:
+    a = torch.randn(M, K, device="cuda").bfloat16()
+    w = torch.randn(N, K, device="cuda").bfloat16()
+    c = torch.empty(M, N, device="cuda").bfloat16()
+    st, taken = kg.linear(a, w, c, 1.0, 0.0, "gelu", torch.randn(N, device="cuda"), "col")
+    torch.cuda.synchronize()
+    print("few rows", M, N, K, st, taken)
+    assert st == "success" and taken == "tma"
 # split-K (2 splits; ragged M, N, K; C read by the last split, fp32 output)
 for M, N, K, out_dt in ((128, 256, 2048, torch.bfloat16), (100, 300, 2104, torch.float32)):
     a = torch.randn(M, K, device="cuda").bfloat16()

@@ -1,0 +1,74 @@
+// Internal: few-row products (LLM decoding: up to 64 rows of activations against a wide weight
+// matrix) run transposed, D^T = B.A^T, on 128 x 64 tiles.
+// Why: run as written, every CTA reads the same few rows of A in each k-block while it streams
+// its share of B from DRAM, and the product ran at 0.84-0.87 of cuBLAS at 16-64 rows and
+// 8192 x 8192 weights, 30% slower on the same tiles at 16 rows than at 128 (bench/NOTES.md,
+// v28). Transposed, the weights are the kernel's A (128 rows per CTA, streamed), the activations
+// its B (one 64-wide column tile, shared by every CTA), and 8 stages keep the weights' bytes in
+// flight: 0.98 of cuBLAS at 16 rows (harness, 64 CTAs).
+// The result is stored column by column (D^T's rows are D's columns: a view with row stride 1,
+// store_direct); D is small next to the weights, so the scattered stores cost little.
+#pragma once
+#include <cstdlib>
+#include <utility>
+#include "dispatch.h"
+
+namespace kiln::gemm::detail {
+
+/// The transposed product's column tile: at most this many rows of A.
+inline constexpr int kFewRowsMaxM = 64;
+/// Unsplit, each CTA streams one 128-row tile of B; 64 CTAs moved 2.7 TB/s from DRAM on the
+/// H100 (bench/NOTES.md, v28), fewer leave bandwidth unused, so fewer tiles stay on the
+/// default path.
+inline constexpr int kFewRowsMinTiles = 64;
+
+/// The shape rule: at most kFewRowsMaxM rows of A, at least kFewRowsMinTiles 128-row tiles of B
+/// (over the batch).
+constexpr bool few_rows_shape(int M, int N, int batch) {
+    return M <= kFewRowsMaxM && int64_t((N + 127) / 128) * batch >= kFewRowsMinTiles;
+}
+
+/// KILN_GEMM_FEW_ROWS=0|1 turns the transposed few-row path off, or on for every product it
+/// can run (experiments only).
+inline int few_rows_override() {
+    static const int env = [] {
+        const char* e = std::getenv("KILN_GEMM_FEW_ROWS");
+        return e ? std::atoi(e) : -1;
+    }();
+    return env;
+}
+
+/// Whether p (a gemmEx call without transforms or sums, on the TMA path) runs transposed:
+/// 16-bit K-major operands, no C (beta 0), no row bias (it would become a column bias the
+/// transposed epilogue does not take from memory), at most kFewRowsMaxM rows and, unless forced,
+/// at least kFewRowsMinTiles tiles of B.
+inline bool few_rows_transposed(const Problem& p) {
+    const bool is16 = p.a_type == DataType::BF16 || p.a_type == DataType::F16;
+    if (!is16 || p.va.mn_major || p.vb.mn_major || p.beta != 0.f || p.M > kFewRowsMaxM)
+        return false;
+    if (p.bias && p.bias_mode == BiasMode::Row) return false;
+    if (p.row_sum || p.col_sum) return false;
+    const int env = few_rows_override();
+    if (env == 0 || env == 1) return env == 1;
+    return few_rows_shape(p.M, p.N, p.batch);
+}
+
+/// p as D^T = B.A^T: rows and columns swap, so do A and B; D^T's element (n, m) is D's (m, n),
+/// at m * ldc + n; D's column bias is D^T's row bias.
+inline Problem transposed_problem(const Problem& p) {
+    Problem q = p;
+    std::swap(q.M, q.N);
+    std::swap(q.va, q.vb);
+    std::swap(q.a, q.b);
+    std::swap(q.lda, q.ldb);
+    std::swap(q.sa, q.sb);
+    // op(B)^T is B with the other op: K-major B (Op::T) becomes K-major A (Op::N) and back
+    q.ta = p.tb == Op::T ? Op::N : Op::T;
+    q.tb = p.ta == Op::N ? Op::T : Op::N;
+    q.vd.rs0 = 1;
+    q.vd.cs0 = p.ldc;
+    if (p.bias && p.bias_mode == BiasMode::Col) q.bias_mode = BiasMode::Row;
+    return q;
+}
+
+}  // namespace kiln::gemm::detail
