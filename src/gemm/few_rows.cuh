@@ -19,13 +19,15 @@ namespace kiln::gemm::detail {
 inline constexpr int kFewRowsMaxM = 64;
 /// Unsplit, each CTA streams one 128-row tile of B; 64 CTAs moved 2.7 TB/s from DRAM on the
 /// H100 (bench/NOTES.md, v28), fewer leave bandwidth unused, so fewer tiles stay on the
-/// default path.
+/// default path. So do more tiles than one wave: at 64 x 28672 x 8192 (224 tiles) the second,
+/// partial wave made the transposed product 1% slower than the default path.
 inline constexpr int kFewRowsMinTiles = 64;
 
-/// The shape rule: at most kFewRowsMaxM rows of A, at least kFewRowsMinTiles 128-row tiles of B
-/// (over the batch).
-constexpr bool few_rows_shape(int M, int N, int batch) {
-    return M <= kFewRowsMaxM && int64_t((N + 127) / 128) * batch >= kFewRowsMinTiles;
+/// The shape rule: at most kFewRowsMaxM rows of A; at least kFewRowsMinTiles 128-row tiles of B
+/// (over the batch) and no more than the `sms` SMs run in one wave.
+constexpr bool few_rows_shape(int M, int N, int batch, int sms) {
+    const int64_t tiles = int64_t((N + 127) / 128) * batch;
+    return M <= kFewRowsMaxM && tiles >= kFewRowsMinTiles && tiles <= sms;
 }
 
 /// KILN_GEMM_FEW_ROWS=0|1 turns the transposed few-row path off, or on for every product it
@@ -40,9 +42,9 @@ inline int few_rows_override() {
 
 /// Whether p (a gemmEx call without transforms or sums, on the TMA path) runs transposed:
 /// 16-bit K-major operands, no C (beta 0), no row bias (it would become a column bias the
-/// transposed epilogue does not take from memory), at most kFewRowsMaxM rows and, unless forced,
-/// at least kFewRowsMinTiles tiles of B.
-inline bool few_rows_transposed(const Problem& p) {
+/// transposed epilogue does not take from memory) and, unless forced, the shape rule
+/// (few_rows_shape on `sms` SMs).
+inline bool few_rows_transposed(const Problem& p, int sms) {
     const bool is16 = p.a_type == DataType::BF16 || p.a_type == DataType::F16;
     if (!is16 || p.va.mn_major || p.vb.mn_major || p.beta != 0.f || p.M > kFewRowsMaxM)
         return false;
@@ -50,7 +52,7 @@ inline bool few_rows_transposed(const Problem& p) {
     if (p.row_sum || p.col_sum) return false;
     const int env = few_rows_override();
     if (env == 0 || env == 1) return env == 1;
-    return few_rows_shape(p.M, p.N, p.batch);
+    return few_rows_shape(p.M, p.N, p.batch, sms);
 }
 
 /// p as D^T = B.A^T: rows and columns swap, so do A and B; D^T's element (n, m) is D's (m, n),

@@ -165,7 +165,7 @@ Status gemmEx(Op ta, Op tb, int M, int N, int K, float alpha, const void* A, int
             return n;
         }();
         cudaError_t e;
-        if (!transforms && detail::few_rows_transposed(p)) {
+        if (!transforms && detail::few_rows_transposed(p, sms)) {
             e = detail::run_sm90_in(detail::transposed_problem(p), 64);
         } else {
             const Params prm = default_params(M, N, K, o.batch, eb, sms);

@@ -88,13 +88,15 @@ static_assert(runs_narrow_pairs(Kind::Copy), "the plain product pairs (on bias +
 static_assert(runs_narrow_pairs(Kind::BiasAct), "bias + activation pairs");
 static_assert(!runs_narrow_pairs(Kind::Linear), "the linear kernel runs unpaired");
 
-// Few rows run transposed (few_rows.cuh): at most 64 rows, at least 64 tiles of B.
+// Few rows run transposed (few_rows.cuh): at most 64 rows, 64 tiles of B up to one wave.
 using kiln::gemm::detail::few_rows_shape;
-static_assert(few_rows_shape(16, 8192, 1), "16 rows against 64 tiles");
-static_assert(few_rows_shape(1, 8192, 1), "one row");
-static_assert(!few_rows_shape(65, 8192, 1), "65 rows: two column tiles");
-static_assert(!few_rows_shape(16, 8064, 1), "63 tiles of B");
-static_assert(few_rows_shape(33, 4000, 2), "a batch makes up the tiles");
-static_assert(!few_rows_shape(16, 4096, 1), "32 tiles: the default path");
+static_assert(few_rows_shape(16, 8192, 1, 132), "16 rows against 64 tiles");
+static_assert(few_rows_shape(1, 8192, 1, 132), "one row");
+static_assert(!few_rows_shape(65, 8192, 1, 132), "65 rows: two column tiles");
+static_assert(!few_rows_shape(16, 8064, 1, 132), "63 tiles of B");
+static_assert(few_rows_shape(33, 4000, 2, 132), "a batch makes up the tiles");
+static_assert(!few_rows_shape(16, 4096, 1, 132), "32 tiles: the default path");
+static_assert(few_rows_shape(8, 16896, 1, 132), "one full wave");
+static_assert(!few_rows_shape(64, 28672, 1, 132), "224 tiles: a second wave");
 
 }  // namespace
