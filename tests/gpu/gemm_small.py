@@ -25,9 +25,11 @@ for (M, N, K) in [(128, 256, 64), (129, 257, 72), (70, 130, 40)]:
 # last 6 in 2 splits by a second, split-K launch over a TileRange); ragged N at 1990; 1100 rows
 # are 9 M-tiles, odd in pairs: the split launch walks 10 (TileRange::pair_rows); 129 x 257 is
 # one wave of 128 x 128 tiles with two M-tiles, which this kernel runs in 2-CTA clusters
-# (params.h pair_narrow_tiles)
+# (params.h pair_narrow_tiles); 16 x 8192 x 128 and 5 x 8200 x 72 (ragged N and K) run
+# transposed on 128 x 64 tiles (src/gemm/few_rows.cuh): D stored column by column, the column
+# bias as the transposed problem's row bias
 for (M, N, K) in [(128, 256, 64), (129, 257, 72), (2304, 2048, 2048), (2304, 1990, 2048),
-                  (1100, 4096, 2048)]:
+                  (1100, 4096, 2048), (16, 8192, 128), (5, 8200, 72)]:
     a = torch.randn(M, K, device="cuda").bfloat16()
     w = torch.randn(N, K, device="cuda").bfloat16()
     c = torch.empty(M, N, device="cuda").bfloat16()
@@ -45,16 +47,6 @@ for (M, N, K) in [(128, 256, 64), (129, 257, 72), (2304, 2048, 2048), (2304, 199
     st, taken = kg.linear(a, w, c, 1.0, 0.0, None, None, "col")
     torch.cuda.synchronize()
     print("plain", M, N, K, st, taken)
-    assert st == "success" and taken == "tma"
-# few rows, transposed on 128 x 64 tiles (src/gemm/few_rows.cuh): D stored column by column,
-# the column bias as the transposed problem's row bias, ragged N and K
-for (M, N, K) in [(16, 8192, 128), (5, 8200, 72)]:
-    a = torch.randn(M, K, device="cuda").bfloat16()
-    w = torch.randn(N, K, device="cuda").bfloat16()
-    c = torch.empty(M, N, device="cuda").bfloat16()
-    st, taken = kg.linear(a, w, c, 1.0, 0.0, "gelu", torch.randn(N, device="cuda"), "col")
-    torch.cuda.synchronize()
-    print("few rows", M, N, K, st, taken)
     assert st == "success" and taken == "tma"
 # split-K (2 splits; ragged M, N, K; C read by the last split, fp32 output)
 for M, N, K, out_dt in ((128, 256, 2048, torch.bfloat16), (100, 300, 2104, torch.float32)):
