@@ -2,7 +2,8 @@
 bf16 in, fp32 accumulate, bf16 out; random data; triton.testing.do_bench medians (it flushes L2
 between reps). Prints a ratio table; writes JSON (GPU name, clocks, command) to --json.
 Sections: gemm (plain + fused), splitk (shapes whose tiles leave SMs idle: split-K), tail
-(shapes whose last wave is under half full: the tail split), chain
+(shapes whose last wave is under half full: the tail split), decode (few rows: the transposed
+path), chain
 (element-wise ops on A, B, C, D), sums (row / column sums), trans, diag, complex, gett, fp8;
 --only a,b runs some of them; --shapes picks the gemm section's shapes by name.
 Usage: python3 bench/gemm_bench.py [--quick] [--only SECTIONS] [--shapes NAMES] [--json PATH]"""
@@ -116,8 +117,14 @@ splitk_shapes = [(256, 4096, 4096), (128, 8192, 8192), (127, 4096, 4096), (512, 
 # off for A/B runs in another process). 1152 rows are 9 M-tiles, odd in pairs.
 tail_shapes = [(2304, 2048, 8192), (2304, 4096, 4096), (4352, 4096, 4096), (1280, 4096, 16384),
                (1152, 4096, 16384)]
+# --- few rows (LLM decoding): up to 64 rows against one wave of weight tiles run transposed on
+# 128 x 64 tiles (src/gemm/few_rows.cuh; KILN_GEMM_FEW_ROWS=0 turns that off for A/B runs in
+# another process).
+decode_shapes = [(16, 8192, 8192), (64, 8192, 8192), (8, 8192, 28672), (32, 14336, 4096),
+                 (1, 8192, 8192)]
 for section, kind, section_shapes in (("splitk", "gemm splitk", splitk_shapes),
-                                      ("tail", "gemm tail", tail_shapes)):
+                                      ("tail", "gemm tail", tail_shapes),
+                                      ("decode", "gemm decode", decode_shapes)):
     for M, N, K in (section_shapes if want(section) else []):
         a = torch.randn(M, K, device=dev, dtype=torch.bfloat16)
         w = torch.randn(N, K, device=dev, dtype=torch.bfloat16)
