@@ -57,7 +57,7 @@ inline bool few_rows_transposed(const Problem& p, int sms) {
 
 /// p as D^T = B.A^T: rows and columns swap, so do A and B; D^T's element (n, m) is D's (m, n),
 /// at m * ldc + n; D's column bias is D^T's row bias.
-inline Problem transposed_problem(const Problem& p) {
+constexpr Problem transposed_problem(const Problem& p) {
     Problem q = p;
     std::swap(q.M, q.N);
     std::swap(q.va, q.vb);

@@ -99,4 +99,27 @@ static_assert(!few_rows_shape(16, 4096, 1, 132), "32 tiles: the default path");
 static_assert(few_rows_shape(8, 16896, 1, 132), "one full wave");
 static_assert(!few_rows_shape(64, 28672, 1, 132), "224 tiles: a second wave");
 
+// The transposed problem: 16 rows of batched activations (K-major, lda 520) against shared
+// 8192 x 512 weights (K-major, ldb 512), D with a padded ldc and a column bias.
+constexpr float kBias = 0.f;
+constexpr bool transposes_few_rows() {
+    using namespace kiln::gemm;
+    detail::Problem p{};
+    p.ta = Op::N, p.tb = Op::T, p.M = 16, p.N = 8192, p.K = 512, p.batch = 2;
+    p.ldc = 8200, p.sc = 16 * 8200;
+    p.bias = &kBias, p.bias_mode = BiasMode::Col;
+    p.va = OperandView::matrix(nullptr, 16, 512, 520, false, 16 * 520);
+    p.vb = OperandView::matrix(nullptr, 8192, 512, 512, false, 0);
+    p.vd = OutView::matrix(8200, 16 * 8200);
+    const detail::Problem q = detail::transposed_problem(p);
+    return q.M == 8192 && q.N == 16 && q.K == 512 && q.batch == 2 &&  // D^T is N x M
+           q.va.rows[0] == 8192 && q.va.row_stride[0] == 512 && q.va.batch_stride == 0 &&
+           q.vb.rows[0] == 16 && q.vb.row_stride[0] == 520 && q.vb.batch_stride == 16 * 520 &&
+           q.ta == Op::N && q.tb == Op::T &&  // both still K-major
+           // D^T's (n, m) at m * ldc + n
+           q.vd.rs0 == 1 && q.vd.cs0 == 8200 && q.vd.batch_stride == 16 * 8200 &&
+           q.bias_mode == BiasMode::Row;  // D's column bias runs along D^T's rows
+}
+static_assert(transposes_few_rows(), "transposed_problem swaps the operands, views and bias");
+
 }  // namespace

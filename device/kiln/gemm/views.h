@@ -26,8 +26,8 @@ struct OperandView {
     bool mn_major = false;     // rows contiguous (row_stride[0] == 1), else K contiguous
 
     /// A dense matrix: `rows` x `k` with leading dimension `ld`; mn_major = stored K x rows.
-    static OperandView matrix(const void* p, int rows, int k, int64_t ld, bool mn_major,
-                              int64_t batch_stride) {
+    static constexpr OperandView matrix(const void* p, int rows, int k, int64_t ld,
+                                        bool mn_major, int64_t batch_stride) {
         OperandView v;
         v.ptr = p;
         v.rows[0] = rows;
@@ -73,7 +73,7 @@ struct OutView {
     bool pair_ok = false;  // (col, col+1) adjacent and aligned for one 2-element store
     bool tma_store = false;  // plain 16-bit matrix: the kernel's TMA-store epilogue writes it
 
-    static OutView matrix(int64_t ld, int64_t batch_stride) {
+    static constexpr OutView matrix(int64_t ld, int64_t batch_stride) {
         OutView v;
         v.rs0 = ld;
         v.batch_stride = batch_stride;
