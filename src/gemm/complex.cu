@@ -12,9 +12,7 @@
 namespace kiln::gemm {
 namespace {
 
-bool is16(DataType t) {
-    return t == DataType::BF16 || t == DataType::F16;
-}
+using detail::is16;
 int64_t max1(int64_t x) {
     return x < 1 ? 1 : x;
 }

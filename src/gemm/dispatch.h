@@ -11,6 +11,9 @@
 
 namespace kiln::gemm::detail {
 
+/// 16-bit floating-point elements (bf16 or fp16).
+constexpr bool is16(DataType t) { return t == DataType::BF16 || t == DataType::F16; }
+
 struct Problem {
     Op ta, tb;
     int M, N, K, batch;
@@ -139,8 +142,7 @@ cudaError_t run_generic(const Problem& p);
 /// True when the sm90 chain kernel (transforms, reductions) can run p: 16-bit A, B and C of
 /// one type, A and B K-major (other layouts run them on the generic kernel).
 inline bool chain_sm90_ok(const Problem& p) {
-    const bool is16 = p.a_type == DataType::BF16 || p.a_type == DataType::F16;
-    return is16 && p.c_type == p.a_type && !p.va.mn_major && !p.vb.mn_major;
+    return is16(p.a_type) && p.c_type == p.a_type && !p.va.mn_major && !p.vb.mn_major;
 }
 /// The sm90 kernel with in-smem A/B transforms, the C transform and row / column sums in the
 /// epilogue (chain_sm90_impl.cuh; 128 x 256 tiles), T = __nv_bfloat16 or __half (A, B, C).

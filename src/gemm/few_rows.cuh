@@ -45,8 +45,7 @@ inline int few_rows_override() {
 /// be the transposed problem's column bias: neither measured nor checked that way) and, unless
 /// forced, the shape rule (few_rows_shape on `sms` SMs).
 inline bool few_rows_transposed(const Problem& p, int sms) {
-    const bool is16 = p.a_type == DataType::BF16 || p.a_type == DataType::F16;
-    if (!is16 || p.va.mn_major || p.vb.mn_major || p.beta != 0.f || p.M > kFewRowsMaxM)
+    if (!is16(p.a_type) || p.va.mn_major || p.vb.mn_major || p.beta != 0.f || p.M > kFewRowsMaxM)
         return false;
     if (p.bias && p.bias_mode == BiasMode::Row) return false;
     if (p.row_sum || p.col_sum) return false;

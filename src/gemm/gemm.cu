@@ -24,7 +24,7 @@ const char* status_string(Status s) {
 
 namespace {
 
-bool is16(DataType t) { return t == DataType::BF16 || t == DataType::F16; }
+using detail::is16;
 bool is8(DataType t) { return t == DataType::F8E4M3 || t == DataType::F8E5M2; }
 int64_t max1(int64_t x) { return x < 1 ? 1 : x; }
 

@@ -168,7 +168,7 @@ cudaError_t run_sm90_act(const Problem& p) {
     return run_sm90_split<In, Out, MnA, MnB, BN, 1>(p);
 }
 
-/// 128 x 64 tiles, unpaired and unsplit: the few-row product run transposed (few_rows.h), for
+/// 128 x 64 tiles, unpaired and unsplit: the few-row product run transposed (few_rows.cuh), for
 /// 16-bit K-major operands only; anything else is refused.
 template <class In, class Out, bool MnA, bool MnB>
 cudaError_t run_sm90_narrow(const Problem& p) {

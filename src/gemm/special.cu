@@ -301,9 +301,8 @@ Status contract(const char* spec, const int* extents, const void* A, const void*
         for (char c : *t)
             if (c < 'a' || c > 'z') return Status::InvalidValue;
     if (o.a_type != o.b_type) return Status::UnsupportedDataType;
-    const bool is16 = o.a_type == DataType::BF16 || o.a_type == DataType::F16;
     const bool out_ok = o.c_type == DataType::BF16 || o.c_type == DataType::F16 || o.c_type == DataType::F32;
-    if (o.path != Path::Generic && is16 && out_ok && gett::contract_valid(d, a, b)) {
+    if (o.path != Path::Generic && detail::is16(o.a_type) && out_ok && gett::contract_valid(d, a, b)) {
         cudaError_t err = cudaSuccess;
         if (contract_sm90(d, a, b, extents, A, B, D, o, &err)) {
             if (o.path_taken) *o.path_taken = Path::Sm90Tma;
