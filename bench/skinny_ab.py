@@ -13,14 +13,13 @@ products of LLM decoding, 1 to 200 rows) and `sweep` (their union up to 512 rows
 the tile width and split switches).
 Each line: label, shape, kiln and cuBLAS TFLOP/s, kiln's achieved DRAM rate (A and B read once,
 D written once), the median ratio over 8 rounds (order swapped each round) and its range, the relative error."""
-import statistics
 import sys
 
 import torch
 
 sys.path.insert(0, __file__.rsplit("/", 1)[0])
 import kiln_gemm as kg  # noqa: E402
-from gemm_bench_util import bench_pair  # noqa: E402
+from gemm_bench_util import bench_pair, pair_fields  # noqa: E402
 
 SETS = {
     "skinny": ((256, 8192, 8192), (128, 8192, 8192), (512, 8192, 8192), (256, 4096, 4096),
@@ -53,9 +52,9 @@ for M, N, K in SHAPES:
     ref = a.float() @ w.float().t()
     err = ((out.float() - ref).norm() / ref.norm()).item()
     t = bench_pair(lambda: torch.matmul(a, w.t()), lambda: kg.linear(a, w, out))
-    t_cublas, t_kiln, ratios = t.peer_ms, t.kiln_ms, t.ratios
+    t_cublas, t_kiln, f = t.peer_ms, t.kiln_ms, pair_fields(t)
     flop, nbytes = 2.0 * M * N * K, 2.0 * (M * K + N * K + M * N)
     print(f"[{label}] {M}x{N}x{K}: kiln {flop / t_kiln / 1e9:6.1f} TF/s "
           f"({nbytes / t_kiln / 1e9:5.2f} TB/s) cuBLAS {flop / t_cublas / 1e9:6.1f} TF/s "
-          f"ratio {statistics.median(ratios):.3f} [{ratios[0]:.3f}, {ratios[-1]:.3f}] "
+          f"ratio {f['ratio']:.3f} [{f['ratio_range'][0]:.3f}, {f['ratio_range'][1]:.3f}] "
           f"err {err:.1e}", flush=True)
