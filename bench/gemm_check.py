@@ -291,6 +291,14 @@ case_linear(64, 8192, 256, act="gelu", bias_mode="col", bias_dt=torch.bfloat16, 
 case_linear(33, 4000, 520, batch=2, in_dt=torch.float16, out_dt=torch.float16, act="relu",
             bias_mode="col", want="tma")
 case_linear(7, 8448, 128, alpha=0.5, act="silu", want="tma")
+# few rows against fewer tiles, K split (few_rows_splits): 4 splits of 32 tiles, 2 of 16
+# ragged ones with an fp32 output and a column bias, a batch, SiLU split (the linear epilogue)
+case_linear(16, 4096, 4096, want="tma")
+case_linear(3, 2000, 2104, out_dt=torch.float32, act="gelu", bias_mode="col",
+            bias_dt=torch.bfloat16, want="tma")
+case_linear(40, 1000, 4100, batch=2, in_dt=torch.float16, out_dt=torch.float16, act="relu",
+            bias_mode="col", want="tma")
+case_linear(64, 4096, 2048, alpha=0.5, act="silu", want="tma")
 # 2-CTA clusters with an odd number of M-tiles (the spare CTA loads zeros, stores nothing)
 case_linear(2100, 4096, 256, want="tma")
 case_linear(1100, 2048, 128, batch=8, act="relu", bias_mode="row", want="tma")

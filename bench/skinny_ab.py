@@ -9,7 +9,9 @@ M-tiles, odd in pairs; 4096^3, whose last wave is nearly full, is a control) and
 wave of 128 x 128 tiles over two M-tiles, which params.h pair_narrow_tiles pairs:
 KILN_GEMM_CLUSTER=1 runs them unpaired) and `underfill` (one partial wave of 128 x 128 tiles
 that leaves a third of the SMs or more idle: the K splits' shapes) and `decode` (the few-row
-products of LLM decoding, 1 to 200 rows) and `sweep` (their union up to 512 rows, for sweeping
+products of LLM decoding, 1 to 200 rows) and `fewsplit` (few rows against fewer than one wave
+of 128-row weight tiles, and 65 to 128 rows: the transposed product's split and row bounds,
+src/gemm/few_rows.cuh) and `sweep` (their union up to 512 rows, for sweeping
 the tile width and split switches).
 Each line: label, shape, kiln and cuBLAS TFLOP/s, kiln's achieved DRAM rate (A and B read once,
 D written once), the median ratio over 8 rounds (order swapped each round) and its range, the relative error."""
@@ -33,6 +35,11 @@ SETS = {
     "decode": ((16, 8192, 8192), (64, 8192, 8192), (96, 8192, 8192), (127, 4096, 4096),
                (160, 7168, 8192), (200, 8000, 4096), (16, 4096, 4096), (32, 14336, 4096),
                (64, 28672, 8192), (8, 8192, 28672), (1, 8192, 8192)),
+    "fewsplit": ((1, 4096, 4096), (16, 4096, 4096), (32, 4096, 4096), (64, 4096, 4096),
+                 (16, 2048, 8192), (16, 5120, 5120), (32, 6144, 4096), (64, 4096, 11008),
+                 (16, 4096, 14336), (16, 8192, 8192), (64, 8192, 8192), (96, 8192, 8192),
+                 (128, 8192, 8192), (127, 4096, 4096), (128, 4096, 4096), (96, 5120, 5120),
+                 (160, 7168, 8192), (200, 8000, 4096)),
 }
 # `sweep`: every shape above that fits one wave of 128 x 128 tiles or splits, for sweeping the
 # tile width and split switches (one process per setting).

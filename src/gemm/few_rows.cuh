@@ -43,15 +43,22 @@ inline int few_rows_override() {
 /// Whether p (a gemmEx call without transforms or sums, on the TMA path) runs transposed:
 /// 16-bit K-major operands, no C (beta 0; EpilogueLinear reads C by rows), no row bias (it would
 /// be the transposed problem's column bias: neither measured nor checked that way) and, unless
-/// forced, the shape rule (few_rows_shape on `sms` SMs).
+/// forced (then at any M: the transposed product tiles A's rows by 64), the shape rule
+/// (few_rows_shape on `sms` SMs).
 inline bool few_rows_transposed(const Problem& p, int sms) {
-    if (!is16(p.a_type) || p.va.mn_major || p.vb.mn_major || p.beta != 0.f || p.M > kFewRowsMaxM)
-        return false;
+    if (!is16(p.a_type) || p.va.mn_major || p.vb.mn_major || p.beta != 0.f) return false;
     if (p.bias && p.bias_mode == BiasMode::Row) return false;
     if (p.row_sum || p.col_sum) return false;
     const int env = few_rows_override();
     if (env == 0 || env == 1) return env == 1;
     return few_rows_shape(p.M, p.N, p.batch, sms);
+}
+
+/// K splits of the transposed product's `tiles` 128 x 64 tiles of `k_blocks` k-blocks on `sms`
+/// SMs: as many as fill the SMs within split-K's bounds (params.h), 1 (none) below two.
+constexpr int few_rows_splits(int64_t tiles, int64_t k_blocks, int sms) {
+    const int64_t splits = tiles > 0 ? bounded_splits(sms / tiles, k_blocks) : 1;
+    return splits >= 2 ? int(splits) : 1;
 }
 
 /// p as D^T = B.A^T: rows and columns swap, so do A and B; D^T's element (n, m) is D's (m, n),

@@ -168,13 +168,13 @@ cudaError_t run_sm90_act(const Problem& p) {
     return run_sm90_split<In, Out, MnA, MnB, BN, 1>(p);
 }
 
-/// 128 x 64 tiles, unpaired and unsplit: the few-row product run transposed (few_rows.cuh), for
-/// 16-bit K-major operands only; anything else is refused.
+/// 128 x 64 tiles, unpaired, split or not: the few-row product run transposed (few_rows.cuh),
+/// for 16-bit K-major operands only; anything else is refused.
 template <class In, class Out, bool MnA, bool MnB>
 cudaError_t run_sm90_narrow(const Problem& p) {
     if constexpr (sizeof(In) == 2 && !MnA && !MnB) {
-        if (p.split.splits > 1 || p.cluster_m != 1) return cudaErrorInvalidValue;
-        return run_sm90_cfg<In, Out, MnA, MnB, 64, false, 1>(p);
+        if (p.cluster_m != 1) return cudaErrorInvalidValue;
+        return run_sm90_split<In, Out, MnA, MnB, 64, 1>(p);
     } else {
         return cudaErrorInvalidValue;
     }
