@@ -6,6 +6,8 @@
 // v28). Transposed, the weights are the kernel's A (128 rows per CTA, streamed), the activations
 // its B (one 64-wide column tile, shared by every CTA), and 8 stages keep the weights' bytes in
 // flight: 0.96 / 0.99 of cuBLAS at 16 / 64 rows against 8192 x 8192 weights.
+// Against fewer tiles than SMs the weights' K is split (few_rows_splits): 16 x 4096 x 4096
+// (32 tiles) ran at 0.54 of cuBLAS as written, 0.73 transposed and split in four (v29).
 // The result is stored column by column (D^T's rows are D's columns: a view with row stride 1,
 // store_direct); D is small next to the weights, so the scattered stores cost little.
 #pragma once
@@ -17,17 +19,15 @@ namespace kiln::gemm::detail {
 
 /// The transposed product's column tile: at most this many rows of A.
 inline constexpr int kFewRowsMaxM = 64;
-/// Unsplit, each CTA streams one 128-row tile of B; 64 CTAs moved 2.7 TB/s from DRAM on the
-/// H100 (bench/NOTES.md, v28), fewer leave bandwidth unused, so fewer tiles stay on the
-/// default path. So do more tiles than one wave: at 64 x 28672 x 8192 (224 tiles) the second,
-/// partial wave made the transposed product 1% slower than the default path.
-inline constexpr int kFewRowsMinTiles = 64;
 
-/// The shape rule: at most kFewRowsMaxM rows of A; at least kFewRowsMinTiles 128-row tiles of B
-/// (over the batch) and no more than the `sms` SMs run in one wave.
+/// The shape rule: at most kFewRowsMaxM rows of A against no more 128-row tiles of B (over the
+/// batch) than the `sms` SMs run in one wave. At 65-128 rows (two column tiles) the transposed
+/// product was slower than the default path on 8192 x 8192 weights (0.79-0.87 against
+/// 0.89-0.90); past one wave, at 64 x 28672 x 8192 (224 tiles), 1% slower (bench/NOTES.md,
+/// v28, v29).
 constexpr bool few_rows_shape(int M, int N, int batch, int sms) {
     const int64_t tiles = int64_t((N + 127) / 128) * batch;
-    return M <= kFewRowsMaxM && tiles >= kFewRowsMinTiles && tiles <= sms;
+    return M <= kFewRowsMaxM && tiles <= sms;
 }
 
 /// KILN_GEMM_FEW_ROWS=0|1 turns the transposed few-row path off, or on for every product it
@@ -54,11 +54,26 @@ inline bool few_rows_transposed(const Problem& p, int sms) {
     return few_rows_shape(p.M, p.N, p.batch, sms);
 }
 
+/// CTAs that stream B at full rate on long K: 64 unsplit tiles moved 2.7 TB/s from DRAM on
+/// the H100 (v28).
+inline constexpr int kFewRowsStreams = 64;
+/// k-blocks (of 128 bytes) per split that count as long: a split that streams at least 8 KiB
+/// of each of its 128 rows of B.
+inline constexpr int kFewRowsLongSplit = 64;
+
 /// K splits of the transposed product's `tiles` 128 x 64 tiles of `k_blocks` k-blocks on `sms`
-/// SMs: as many as fill the SMs within split-K's bounds (params.h), 1 (none) below two.
+/// SMs: the fewest that make kFewRowsStreams CTAs if each split stays long
+/// (kFewRowsLongSplit); else as many as fill the SMs within split-K's bounds (params.h); 1
+/// (none) below two. Measured against the other counts (v29): 32 tiles of K = 11008 or 14336
+/// ran fastest split in two (64 CTAs; 4 splits were 4-6% slower), 32 tiles of K = 4096 in four
+/// (128 CTAs; 2 splits 4% slower), 40 tiles of K = 5120 in three.
 constexpr int few_rows_splits(int64_t tiles, int64_t k_blocks, int sms) {
-    const int64_t splits = tiles > 0 ? bounded_splits(sms / tiles, k_blocks) : 1;
-    return splits >= 2 ? int(splits) : 1;
+    if (tiles <= 0) return 1;
+    int64_t fewest = (kFewRowsStreams + tiles - 1) / tiles;
+    if (fewest > kMaxSplits) fewest = kMaxSplits;
+    if (k_blocks / fewest >= kFewRowsLongSplit) return int(fewest);
+    const int64_t fill = bounded_splits(sms / tiles, k_blocks);
+    return fill >= 2 ? int(fill) : 1;
 }
 
 /// p as D^T = B.A^T: rows and columns swap, so do A and B; D^T's element (n, m) is D's (m, n),

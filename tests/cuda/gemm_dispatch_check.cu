@@ -88,16 +88,30 @@ static_assert(runs_narrow_pairs(Kind::Copy), "the plain product pairs (on bias +
 static_assert(runs_narrow_pairs(Kind::BiasAct), "bias + activation pairs");
 static_assert(!runs_narrow_pairs(Kind::Linear), "the linear kernel runs unpaired");
 
-// Few rows run transposed (few_rows.cuh): at most 64 rows, 64 tiles of B up to one wave.
+// Few rows run transposed (few_rows.cuh): at most 64 rows, up to one wave of tiles of B.
 using kiln::gemm::detail::few_rows_shape;
 static_assert(few_rows_shape(16, 8192, 1, 132), "16 rows against 64 tiles");
 static_assert(few_rows_shape(1, 8192, 1, 132), "one row");
 static_assert(!few_rows_shape(65, 8192, 1, 132), "65 rows: two column tiles");
-static_assert(!few_rows_shape(16, 8064, 1, 132), "63 tiles of B");
-static_assert(few_rows_shape(33, 4000, 2, 132), "a batch makes up the tiles");
-static_assert(!few_rows_shape(16, 4096, 1, 132), "32 tiles: the default path");
+static_assert(few_rows_shape(16, 4096, 1, 132), "32 tiles: split");
+static_assert(few_rows_shape(33, 4000, 2, 132), "a batch counts its tiles");
 static_assert(few_rows_shape(8, 16896, 1, 132), "one full wave");
+static_assert(!few_rows_shape(8, 17000, 1, 132), "133 tiles");
 static_assert(!few_rows_shape(64, 28672, 1, 132), "224 tiles: a second wave");
+
+// Their K splits: the fewest that make 64 CTAs of long splits (>= 64 k-blocks), else the fill
+// of the SMs within split-K's bounds (at most 4 splits of >= 16 k-blocks each).
+using kiln::gemm::detail::few_rows_splits;
+static_assert(few_rows_splits(64, 128, 132) == 1, "64 tiles of long K: unsplit");
+static_assert(few_rows_splits(32, 172, 132) == 2, "32 tiles of long K: two long splits");
+static_assert(few_rows_splits(32, 64, 132) == 4, "32 tiles of K 4096: fill the SMs");
+static_assert(few_rows_splits(40, 80, 132) == 3, "40 tiles: three fill the SMs");
+static_assert(few_rows_splits(16, 128, 132) == 4, "16 tiles: at most four splits");
+static_assert(few_rows_splits(16, 1024, 132) == 4, "16 tiles of very long K: four long splits");
+static_assert(few_rows_splits(64, 32, 132) == 2, "64 tiles of short K: fill");
+static_assert(few_rows_splits(32, 31, 132) == 1, "no split under 16 k-blocks each");
+static_assert(few_rows_splits(132, 4096, 132) == 1, "a full wave");
+static_assert(few_rows_splits(0, 64, 132) == 1, "no tiles");
 
 // The transposed problem: 16 rows of batched activations (K-major, lda 520) against shared
 // 8192 x 512 weights (K-major, ldb 512), D with a padded ldc and a column bias.
