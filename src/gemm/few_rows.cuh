@@ -62,13 +62,14 @@ inline constexpr int kFewRowsStreams = 64;
 inline constexpr int kFewRowsLongSplit = 64;
 
 /// K splits of the transposed product's `tiles` 128 x 64 tiles of `k_blocks` k-blocks on `sms`
-/// SMs: the fewest that make kFewRowsStreams CTAs if each split stays long
-/// (kFewRowsLongSplit); else as many as fill the SMs within split-K's bounds (params.h); 1
-/// (none) below two. Measured against the other counts (v29): 32 tiles of K = 11008 or 14336
-/// ran fastest split in two (64 CTAs; 4 splits were 4-6% slower), 32 tiles of K = 4096 in four
-/// (128 CTAs; 2 splits 4% slower), 40 tiles of K = 5120 in three.
+/// SMs: none from kFewRowsStreams tiles on; below, the fewest that make kFewRowsStreams CTAs if
+/// each split stays long (kFewRowsLongSplit), else as many as fill the SMs within split-K's
+/// bounds (params.h); 1 (none) below two. Measured against the other counts (v29): 32 tiles of
+/// K = 11008 or 14336 ran fastest split in two (64 CTAs; 4 splits were 4-6% slower), 32 tiles
+/// of K = 4096 in four (128 CTAs; 2 splits 4% slower), 40 tiles of K = 5120 in three; 64 tiles
+/// of K = 2048 split in two were 12-14% slower than unsplit.
 constexpr int few_rows_splits(int64_t tiles, int64_t k_blocks, int sms) {
-    if (tiles <= 0) return 1;
+    if (tiles <= 0 || tiles >= kFewRowsStreams) return 1;
     int64_t fewest = (kFewRowsStreams + tiles - 1) / tiles;
     if (fewest > kMaxSplits) fewest = kMaxSplits;
     if (k_blocks / fewest >= kFewRowsLongSplit) return int(fewest);

@@ -99,8 +99,9 @@ static_assert(few_rows_shape(8, 16896, 1, 132), "one full wave");
 static_assert(!few_rows_shape(8, 17000, 1, 132), "133 tiles");
 static_assert(!few_rows_shape(64, 28672, 1, 132), "224 tiles: a second wave");
 
-// Their K splits: the fewest that make 64 CTAs of long splits (>= 64 k-blocks), else the fill
-// of the SMs within split-K's bounds (at most 4 splits of >= 16 k-blocks each).
+// Their K splits, below 64 tiles: the fewest that make 64 CTAs of long splits (>= 64
+// k-blocks), else the fill of the SMs within split-K's bounds (at most 4 splits of >= 16
+// k-blocks each).
 using kiln::gemm::detail::few_rows_splits;
 static_assert(few_rows_splits(64, 128, 132) == 1, "64 tiles of long K: unsplit");
 static_assert(few_rows_splits(32, 172, 132) == 2, "32 tiles of long K: two long splits");
@@ -108,7 +109,8 @@ static_assert(few_rows_splits(32, 64, 132) == 4, "32 tiles of K 4096: fill the S
 static_assert(few_rows_splits(40, 80, 132) == 3, "40 tiles: three fill the SMs");
 static_assert(few_rows_splits(16, 128, 132) == 4, "16 tiles: at most four splits");
 static_assert(few_rows_splits(16, 1024, 132) == 4, "16 tiles of very long K: four long splits");
-static_assert(few_rows_splits(64, 32, 132) == 2, "64 tiles of short K: fill");
+static_assert(few_rows_splits(64, 32, 132) == 1, "64 tiles of short K: unsplit");
+static_assert(few_rows_splits(63, 32, 132) == 2, "63 tiles of short K: fill");
 static_assert(few_rows_splits(32, 31, 132) == 1, "no split under 16 k-blocks each");
 static_assert(few_rows_splits(132, 4096, 132) == 1, "a full wave");
 static_assert(few_rows_splits(0, 64, 132) == 1, "no tiles");
