@@ -291,6 +291,11 @@ case_linear(64, 8192, 256, act="gelu", bias_mode="col", bias_dt=torch.bfloat16, 
 case_linear(33, 4000, 520, batch=2, in_dt=torch.float16, out_dt=torch.float16, act="relu",
             bias_mode="col", want="tma")
 case_linear(7, 8448, 128, alpha=0.5, act="silu", want="tma")
+# a row bias is the transposed problem's column bias: the bias + activation kernel, and a batch
+# of ragged ones with alpha < 1 on the linear epilogue
+case_linear(16, 8192, 512, act="relu", bias_mode="row", want="tma")
+case_linear(5, 4000, 264, batch=3, alpha=0.5, act="gelu", bias_mode="row",
+            bias_dt=torch.bfloat16, want="tma")
 # few rows against fewer tiles, K split (few_rows_splits): 4 splits of 32 tiles, 2 of 16
 # ragged ones with an fp32 output and a column bias, a batch, SiLU split (the linear epilogue)
 case_linear(16, 4096, 4096, want="tma")

@@ -12,8 +12,10 @@ that leaves a third of the SMs or more idle: the K splits' shapes) and `decode` 
 products of LLM decoding, 1 to 200 rows) and `fewsplit` (few rows against fewer than one wave
 of 128-row weight tiles, and 65 to 128 rows: the transposed product's split and row bounds,
 src/gemm/few_rows.cuh) and `shortk` (few rows against 64 or more tiles of a short K, which
-few_rows_splits splits to fill the SMs) and `sweep` (their union up to 512 rows, for sweeping
-the tile width and split switches).
+few_rows_splits leaves unsplit: split to fill the SMs they lost 12-14%) and `midrows` (65 to
+128 rows: one M-tile of the default path, split only as far as 64 CTAs, params.h
+kStreamingCtas) and `sweep` (their union up to 512 rows, for sweeping the tile width and split
+switches).
 Each line: label, shape, kiln and cuBLAS TFLOP/s, kiln's achieved DRAM rate (A and B read once,
 D written once), the median ratio over 8 rounds (order swapped each round) and its range, the relative error."""
 import sys
@@ -42,6 +44,8 @@ SETS = {
                  (128, 8192, 8192), (127, 4096, 4096), (128, 4096, 4096), (96, 5120, 5120),
                  (160, 7168, 8192), (200, 8000, 4096)),
     "shortk": ((16, 8192, 2048), (64, 8192, 2048), (32, 8192, 1024), (16, 12288, 2048)),
+    "midrows": ((96, 8192, 8192), (128, 8192, 8192), (127, 4096, 4096), (128, 4096, 4096),
+                (96, 5120, 5120), (100, 8192, 4096), (128, 6144, 8192), (80, 2048, 8192)),
 }
 # `sweep`: every shape above that fits one wave of 128 x 128 tiles or splits, for sweeping the
 # tile width and split switches (one process per setting).

@@ -41,36 +41,31 @@ inline int few_rows_override() {
 }
 
 /// Whether p (a gemmEx call without transforms or sums, on the TMA path) runs transposed:
-/// 16-bit K-major operands, no C (beta 0; EpilogueLinear reads C by rows), no row bias (it would
-/// be the transposed problem's column bias: neither measured nor checked that way) and, unless
-/// forced (then at any M: the transposed product tiles A's rows by 64), the shape rule
+/// 16-bit K-major operands, no C (beta 0; EpilogueLinear reads C by rows) and, unless forced
+/// (then at any M: the transposed product tiles A's rows by 64), the shape rule
 /// (few_rows_shape on `sms` SMs).
 inline bool few_rows_transposed(const Problem& p, int sms) {
     if (!is16(p.a_type) || p.va.mn_major || p.vb.mn_major || p.beta != 0.f) return false;
-    if (p.bias && p.bias_mode == BiasMode::Row) return false;
     if (p.row_sum || p.col_sum) return false;
     const int env = few_rows_override();
     if (env == 0 || env == 1) return env == 1;
     return few_rows_shape(p.M, p.N, p.batch, sms);
 }
 
-/// CTAs that stream B at full rate on long K: 64 unsplit tiles moved 2.7 TB/s from DRAM on
-/// the H100 (v28).
-inline constexpr int kFewRowsStreams = 64;
 /// k-blocks (of 128 bytes) per split that count as long: a split that streams at least 8 KiB
 /// of each of its 128 rows of B.
 inline constexpr int kFewRowsLongSplit = 64;
 
 /// K splits of the transposed product's `tiles` 128 x 64 tiles of `k_blocks` k-blocks on `sms`
-/// SMs: none from kFewRowsStreams tiles on; below, the fewest that make kFewRowsStreams CTAs if
+/// SMs: none from kStreamingCtas tiles on; below, the fewest that make kStreamingCtas CTAs if
 /// each split stays long (kFewRowsLongSplit), else as many as fill the SMs within split-K's
 /// bounds (params.h); 1 (none) below two. Measured against the other counts (v29): 32 tiles of
 /// K = 11008 or 14336 ran fastest split in two (64 CTAs; 4 splits were 4-6% slower), 32 tiles
 /// of K = 4096 in four (128 CTAs; 2 splits 4% slower), 40 tiles of K = 5120 in three; 64 tiles
 /// of K = 2048 split in two were 12-14% slower than unsplit.
 constexpr int few_rows_splits(int64_t tiles, int64_t k_blocks, int sms) {
-    if (tiles <= 0 || tiles >= kFewRowsStreams) return 1;
-    int64_t fewest = (kFewRowsStreams + tiles - 1) / tiles;
+    if (tiles <= 0 || tiles >= kStreamingCtas) return 1;
+    int64_t fewest = (kStreamingCtas + tiles - 1) / tiles;
     if (fewest > kMaxSplits) fewest = kMaxSplits;
     if (k_blocks / fewest >= kFewRowsLongSplit) return int(fewest);
     const int64_t fill = bounded_splits(sms / tiles, k_blocks);
@@ -78,7 +73,7 @@ constexpr int few_rows_splits(int64_t tiles, int64_t k_blocks, int sms) {
 }
 
 /// p as D^T = B.A^T: rows and columns swap, so do A and B; D^T's element (n, m) is D's (m, n),
-/// at m * ldc + n; D's column bias is D^T's row bias.
+/// at m * ldc + n; D's column bias is D^T's row bias, and its row bias D^T's column bias.
 constexpr Problem transposed_problem(const Problem& p) {
     Problem q = p;
     std::swap(q.M, q.N);
@@ -92,6 +87,7 @@ constexpr Problem transposed_problem(const Problem& p) {
     q.vd.rs0 = 1;
     q.vd.cs0 = p.ldc;
     if (p.bias && p.bias_mode == BiasMode::Col) q.bias_mode = BiasMode::Row;
+    if (p.bias && p.bias_mode == BiasMode::Row) q.bias_mode = BiasMode::Col;
     return q;
 }
 

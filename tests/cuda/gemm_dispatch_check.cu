@@ -138,4 +138,14 @@ constexpr bool transposes_few_rows() {
 }
 static_assert(transposes_few_rows(), "transposed_problem swaps the operands, views and bias");
 
+// A row bias (one value per row of D) runs along D^T's columns.
+constexpr bool transposes_row_bias() {
+    using namespace kiln::gemm;
+    detail::Problem p{};
+    p.ta = Op::N, p.tb = Op::T, p.M = 16, p.N = 8192, p.K = 512, p.batch = 1;
+    p.bias = &kBias, p.bias_mode = BiasMode::Row;
+    return detail::transposed_problem(p).bias_mode == BiasMode::Col;
+}
+static_assert(transposes_row_bias(), "D's row bias is D^T's column bias");
+
 }  // namespace

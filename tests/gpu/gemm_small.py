@@ -63,6 +63,14 @@ for M, N, K, out_dt in ((128, 256, 2048, torch.bfloat16), (100, 300, 2104, torch
     torch.cuda.synchronize()
     print("split-K bias+act", M, N, K, st, taken)
     assert st == "success" and taken == "tma"
+# a row bias on the transposed few-row path (its column bias), ragged N and K
+a = torch.randn(5, 72, device="cuda").bfloat16()
+w = torch.randn(8200, 72, device="cuda").bfloat16()
+c = torch.empty(5, 8200, device="cuda").bfloat16()
+st, taken = kg.linear(a, w, c, 2.0, 0.0, "relu", torch.randn(5, device="cuda"), "row")
+torch.cuda.synchronize()
+print("few rows, row bias", st, taken)
+assert st == "success" and taken == "tma"
 # MN-major operands (transposed A, B stored K x N) and a GETT view on the TMA path
 for ta, tb in (("T", "N"), ("N", "N"), ("T", "T")):
     M, N, K = 136, 264, 72

@@ -24,6 +24,11 @@ struct Params {
 inline constexpr int kMinSplitKBlocks = 16;
 inline constexpr int kMaxSplits = 4;
 
+/// CTAs that stream a weight matrix at full rate from DRAM when each has a long K to walk: 64
+/// such CTAs moved 2.7 TB/s on the H100, and splitting them further only added fix-ups
+/// (bench/NOTES.md, v28, v29).
+inline constexpr int kStreamingCtas = 64;
+
 /// 128-byte k-blocks (one swizzle row) of a K of `elem_bytes`-byte elements.
 constexpr int64_t k_blocks_of(int64_t K, int elem_bytes) { return (K * elem_bytes + 127) / 128; }
 
@@ -77,7 +82,10 @@ constexpr bool pair_narrow_tiles(int M, int N, int batch, int sms) {
 /// split into as many units as fill the SMs (at most kMaxSplits, each >= kMinSplitKBlocks
 /// k-blocks). Unsplit 128x128 tiles, always one wave, pair up on skinny outputs of two M-tiles
 /// (pair_narrow_tiles); the launcher pairs only its bias + activation kernel there, which also
-/// runs the plain product (v25, v26).
+/// runs the plain product (v25, v26). One M-tile (at most 128 rows: the product streams B from
+/// DRAM) splits only as far as kStreamingCtas CTAs: at 96 and 128 rows against 8192 x 8192
+/// weights (64 tiles) unsplit ran 0.97 of cuBLAS against 0.89-0.91 split in two, and
+/// 127 x 4096 x 4096 (32 tiles) 0.68 split in two against 0.59 in four (v29).
 /// Stages fill shared memory.
 constexpr Params default_params(int M, int N, int K, int batch, int elem_bytes, int sms) {
     Params p;
@@ -88,7 +96,10 @@ constexpr Params default_params(int M, int N, int K, int batch, int elem_bytes, 
     p.block_n = fills || narrow_spill ? 256 : 128;
     p.cluster_m = p.block_n == 256 && tiles256 > sms ? 2 : 1;
     const long tiles = long(split_k_cta_tiles(M, N, batch, p.block_m, p.block_n, p.cluster_m));
-    const int64_t splits = bounded_splits(tiles > 0 ? sms / tiles : 1, k_blocks_of(K, elem_bytes));
+    int64_t workers = tiles > 0 ? sms / tiles : 1;
+    if (tiles > 0 && (M + 127) / 128 == 1 && workers > (kStreamingCtas + tiles - 1) / tiles)
+        workers = (kStreamingCtas + tiles - 1) / tiles;
+    const int64_t splits = bounded_splits(workers, k_blocks_of(K, elem_bytes));
     p.split_k = splits >= 2 ? int(splits) : 1;
     if (p.block_n == 128 && p.split_k == 1 && pair_narrow_tiles(M, N, batch, sms)) p.cluster_m = 2;
     p.stages = max_stages(p.block_m, p.block_n, p.block_k, elem_bytes);

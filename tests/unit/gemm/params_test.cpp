@@ -39,6 +39,14 @@ const Expected kCases[] = {
     {"1024x1024x8192: 64 narrow tiles with 128 k-blocks each: split in two", 1024, 1024, 8192, 1,
      128, 1, 2},
     {"a batch of 16 counts 16x the tiles: wide, paired, unsplit", 1024, 1024, 4096, 16, 256, 2, 1},
+    {"128x8192x8192: one M-tile of 64 narrow tiles streams B on 64 CTAs: unsplit", 128, 8192,
+     8192, 1, 128, 1, 1},
+    {"127x4096x4096: one M-tile of 32 narrow tiles: split in two, 64 CTAs", 127, 4096, 4096, 1,
+     128, 1, 2},
+    {"100x1024x8192: one M-tile of 8 narrow tiles: at most four splits", 100, 1024, 8192, 1, 128,
+     1, 4},
+    {"256x4096x4096: two M-tiles of 64 narrow tiles fill the SMs: split in two", 256, 4096, 4096,
+     1, 128, 1, 2},
     {"short K is never split", 128, 128, 512, 1, 128, 1, 1},
 };
 
