@@ -118,10 +118,12 @@ splitk_shapes = [(256, 4096, 4096), (128, 8192, 8192), (127, 4096, 4096), (512, 
 tail_shapes = [(2304, 2048, 8192), (2304, 4096, 4096), (4352, 4096, 4096), (1280, 4096, 16384),
                (1152, 4096, 16384)]
 # --- few rows (LLM decoding): up to 64 rows against up to one wave of weight tiles run
-# transposed on 128 x 64 tiles, K split below 64 tiles (the last three; src/gemm/few_rows.cuh;
-# KILN_GEMM_FEW_ROWS=0 turns that off for A/B runs in another process).
+# transposed on 128 x 16 (up to 16 rows) or 128 x 64 tiles, K split below 64 tiles (the last
+# four; src/gemm/few_rows.cuh; KILN_GEMM_FEW_ROWS=0 turns that off for A/B runs in another
+# process).
 decode_shapes = [(16, 8192, 8192), (64, 8192, 8192), (8, 8192, 28672), (32, 14336, 4096),
-                 (1, 8192, 8192), (16, 4096, 4096), (64, 4096, 11008), (16, 4096, 14336)]
+                 (1, 8192, 8192), (16, 4096, 4096), (64, 4096, 11008), (16, 4096, 14336),
+                 (1, 4096, 4096)]
 for section, kind, section_shapes in (("splitk", "gemm splitk", splitk_shapes),
                                       ("tail", "gemm tail", tail_shapes),
                                       ("decode", "gemm decode", decode_shapes)):

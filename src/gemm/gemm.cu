@@ -81,14 +81,15 @@ SplitK split_workspace(const Problem& p, int64_t cta_tiles, int splits, int bm, 
     return {splits, counters, partials};
 }
 
-/// The few-row product transposed (few_rows.cuh) on 128 x 64 tiles, K split where the tiles
-/// leave SMs idle (few_rows_splits; the KILN_GEMM_SPLITK override applied).
+/// The few-row product transposed (few_rows.cuh) on 128 x few_rows_tile_n tiles, K split
+/// where the tiles leave SMs idle (few_rows_splits; the KILN_GEMM_SPLITK override applied).
 cudaError_t run_few_rows(const Problem& p, int sms) {
     Problem q = transposed_problem(p);
-    const int64_t tiles = split_k_cta_tiles(q.M, q.N, q.batch, 128, 64, 1);
+    const int bn = few_rows_tile_n(p.M);
+    const int64_t tiles = split_k_cta_tiles(q.M, q.N, q.batch, 128, bn, 1);
     const int splits = split_k_override(few_rows_splits(tiles, k_blocks_of(q.K, 2), sms));
-    if (splits > 1) q.split = split_workspace(q, tiles, splits, 128, 64);
-    return run_sm90_in(q, 64);
+    if (splits > 1) q.split = split_workspace(q, tiles, splits, 128, bn);
+    return run_sm90_in(q, bn);
 }
 
 }  // namespace

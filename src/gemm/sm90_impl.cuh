@@ -16,8 +16,9 @@ inline BiasType to_bias_type(DataType t) {
 /// The kernel shape of every sm90 instantiation: 128 x BN tiles, 1- or 2-CTA clusters
 /// (Problem::cluster_m, run_sm90_act); SplitK: whether it can split K (gemmEx and contract
 /// without transforms). EpiStage: what the epilogue stages in shared memory (epilogue_stage.cuh).
-/// Stages fill shared memory: 4 at BN = 256, 6 at 128, 8 at 64 (the few-row kernel streams one
-/// operand from DRAM and needs the bytes in flight; bench/NOTES.md v28).
+/// Stages fill shared memory: 4 at BN = 256, 6 at 128, 8 at 64 and 16 (the few-row kernel
+/// streams one operand from DRAM and needs the bytes in flight, bench/NOTES.md v28; at 16, 12
+/// stages fit but ran 1-2% slower than 8, v29).
 template <class In, class Out, int BN, bool MnA, bool MnB, bool SplitK = false,
           int ClusterM = sm90_default_cluster_m(BN), int EpiStage = 0>
 using Sm90Config = sm90::Config<In, Out, BN, BN == 256 ? 4 : BN == 128 ? 6 : 8, ClusterM, MnA,
@@ -168,13 +169,13 @@ cudaError_t run_sm90_act(const Problem& p) {
     return run_sm90_split<In, Out, MnA, MnB, BN, 1>(p);
 }
 
-/// 128 x 64 tiles, unpaired, split or not: the few-row product run transposed (few_rows.cuh),
-/// for 16-bit K-major operands only; anything else is refused.
-template <class In, class Out, bool MnA, bool MnB>
+/// 128 x BN tiles (BN = 64 or 16), unpaired, split or not: the few-row product run transposed
+/// (few_rows.cuh), for 16-bit K-major operands only; anything else is refused.
+template <class In, class Out, bool MnA, bool MnB, int BN>
 cudaError_t run_sm90_narrow(const Problem& p) {
     if constexpr (sizeof(In) == 2 && !MnA && !MnB) {
         if (p.cluster_m != 1) return cudaErrorInvalidValue;
-        return run_sm90_split<In, Out, MnA, MnB, 64, 1>(p);
+        return run_sm90_split<In, Out, MnA, MnB, BN, 1>(p);
     } else {
         return cudaErrorInvalidValue;
     }
@@ -184,7 +185,8 @@ template <class In, class Out, bool MnA, bool MnB>
 cudaError_t run_sm90(const Problem& p, int bn) {
     return bn == 256   ? run_sm90_act<In, Out, MnA, MnB, 256>(p)
            : bn == 128 ? run_sm90_act<In, Out, MnA, MnB, 128>(p)
-                       : run_sm90_narrow<In, Out, MnA, MnB>(p);
+           : bn == 64  ? run_sm90_narrow<In, Out, MnA, MnB, 64>(p)
+                       : run_sm90_narrow<In, Out, MnA, MnB, 16>(p);
 }
 
 }  // namespace kiln::gemm::detail

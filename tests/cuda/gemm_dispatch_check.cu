@@ -99,6 +99,11 @@ static_assert(few_rows_shape(8, 16896, 1, 132), "one full wave");
 static_assert(!few_rows_shape(8, 17000, 1, 132), "133 tiles");
 static_assert(!few_rows_shape(64, 28672, 1, 132), "224 tiles: a second wave");
 
+// Their column tile: 16 wide up to 16 rows, else 64.
+using kiln::gemm::detail::few_rows_tile_n;
+static_assert(few_rows_tile_n(1) == 16 && few_rows_tile_n(16) == 16, "up to 16 rows: 16 wide");
+static_assert(few_rows_tile_n(17) == 64 && few_rows_tile_n(64) == 64, "17 to 64 rows: 64 wide");
+
 // Their K splits, below 64 tiles: the fewest that make 64 CTAs of long splits (>= 64
 // k-blocks), else the fill of the SMs within split-K's bounds (at most 4 splits of >= 16
 // k-blocks each).

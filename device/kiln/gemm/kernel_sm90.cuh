@@ -110,13 +110,16 @@ struct Config {
     static_assert(sizeof(Element) == 2 || (!MnMajorA && !MnMajorB),
                   "8-bit inputs: K-major A and B only (wgmma has no transpose for 8-bit types)");
     static_assert(Planes * BN / 2 <= 128, "accumulators of all planes must fit the registers");
-    static_assert(BN % 64 == 0 && BN <= 256, "BN must be 64, 128, 192 or 256");
+    // 16 and 32: the few-row kernel's column tile (src/gemm/few_rows.cuh), stored directly.
+    static_assert((BN % 64 == 0 && BN <= 256) || BN == 16 || BN == 32,
+                  "BN must be 16, 32, 64, 128, 192 or 256");
     static constexpr int ATileBytes = BM * BK * sizeof(Element);
     static constexpr int BTileBytes = BN * BK * sizeof(Element);
     static constexpr int StageBytes = Planes * (ATileBytes + BTileBytes);
-    // Real 16-bit outputs may leave through the TMA-store epilogue (store_staged.cuh): one
-    // 16 KiB staging buffer per consumer warpgroup after the ring and the barriers.
-    static constexpr bool StagedStore = sizeof(Out) == 2 && Planes == 1;
+    // Real 16-bit outputs of whole 64-column panels may leave through the TMA-store epilogue
+    // (store_staged.cuh): one 16 KiB staging buffer per consumer warpgroup after the ring and
+    // the barriers.
+    static constexpr bool StagedStore = sizeof(Out) == 2 && Planes == 1 && BN % 64 == 0;
     // 2 * Stages mbarriers, then one split-K flag per consumer; padded to keep alignment
     static constexpr int BarrierBytes = 1024;
     static constexpr int SplitFlagOffset = 2 * Stages * 8;
@@ -525,8 +528,9 @@ __global__ void __launch_bounds__(Cfg::Threads, 1)
             else return false;
         }();
         uint32_t c_phase = 0;
-        // The previous tile's results while their panels are stored (Plan::DeferStore kernels).
-        HeldTile<typename Cfg::Out, BN, Cfg::DeferBuffers> held;
+        // The previous tile's results while their panels are stored (Plan::DeferStore kernels;
+        // a tile narrower than a panel never defers, its unused holder is one panel wide).
+        HeldTile<typename Cfg::Out, BN % 64 == 0 ? BN : 64, Cfg::DeferBuffers> held;
         static_assert(!Cfg::StageColumns || column_vectors_of<Epilogue> <= Cfg::ColumnVectors,
                       "the epilogue reads more column vectors than the kernel stages");
         // Called once per tile after its first wgmmas are issued, so both loads overlap them.
