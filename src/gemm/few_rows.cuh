@@ -1,5 +1,5 @@
 // Internal: few-row products (LLM decoding: up to 64 rows of activations against a wide weight
-// matrix) run transposed, D^T = B.A^T, on 128 x 64 tiles.
+// matrix) run transposed, D^T = B.A^T, on 128 x 16 or 128 x 64 tiles.
 // Why: run as written, every CTA reads the same few rows of A in each k-block while it streams
 // its share of B from DRAM, and the product ran at 0.84-0.87 of cuBLAS at 16-64 rows and
 // 8192 x 8192 weights, 30% slower on the same tiles at 16 rows than at 128 (bench/NOTES.md,
@@ -7,7 +7,8 @@
 // its B (one 64-wide column tile, shared by every CTA), and 8 stages keep the weights' bytes in
 // flight: 0.96 / 0.99 of cuBLAS at 16 / 64 rows against 8192 x 8192 weights.
 // Against fewer tiles than SMs the weights' K is split (few_rows_splits): 16 x 4096 x 4096
-// (32 tiles) ran at 0.54 of cuBLAS as written, 0.74 transposed and split in four (v29).
+// (32 tiles) ran at 0.54 of cuBLAS as written, 0.74 transposed and split in four, 0.90 so on
+// 16-wide tiles (few_rows_tile_n; v29).
 // The result is stored column by column (D^T's rows are D's columns: a view with row stride 1,
 // store_direct); D is small next to the weights, so the scattered stores cost little.
 #pragma once
