@@ -12,7 +12,8 @@ that leaves a third of the SMs or more idle: the K splits' shapes) and `decode` 
 products of LLM decoding, 1 to 200 rows) and `fewsplit` (few rows against fewer than one wave
 of 128-row weight tiles, and 65 to 128 rows: the transposed product's split and row bounds,
 src/gemm/few_rows.cuh) and `shortk` (few rows against 64 or more tiles of a short K, which
-few_rows_splits leaves unsplit: split to fill the SMs they lost 12-14%) and `midrows` (65 to
+few_rows_splits leaves unsplit: split to fill the SMs they lost 12-14%) and `fewsplit16` (up to
+16 rows, the 16-wide tiles, against fewer than 64 weight tiles) and `midrows` (65 to
 128 rows: one M-tile of the default path, split only as far as 64 CTAs, params.h
 kStreamingCtas) and `sweep` (their union up to 512 rows, for sweeping the tile width and split
 switches).
@@ -44,6 +45,8 @@ SETS = {
                  (128, 8192, 8192), (127, 4096, 4096), (128, 4096, 4096), (96, 5120, 5120),
                  (160, 7168, 8192), (200, 8000, 4096)),
     "shortk": ((16, 8192, 2048), (64, 8192, 2048), (32, 8192, 1024), (16, 12288, 2048)),
+    "fewsplit16": ((1, 4096, 4096), (8, 4096, 4096), (16, 4096, 4096), (16, 2048, 8192),
+                   (16, 5120, 5120), (16, 4096, 14336), (16, 6144, 4096), (4, 4096, 11008)),
     "midrows": ((96, 8192, 8192), (128, 8192, 8192), (127, 4096, 4096), (128, 4096, 4096),
                 (96, 5120, 5120), (100, 8192, 4096), (128, 6144, 8192), (80, 2048, 8192)),
 }
