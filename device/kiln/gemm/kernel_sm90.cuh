@@ -110,7 +110,8 @@ struct Config {
     static_assert(sizeof(Element) == 2 || (!MnMajorA && !MnMajorB),
                   "8-bit inputs: K-major A and B only (wgmma has no transpose for 8-bit types)");
     static_assert(Planes * BN / 2 <= 128, "accumulators of all planes must fit the registers");
-    // 16 and 32: the few-row kernel's column tile (src/gemm/few_rows.cuh), stored directly.
+    // 16: the few-row kernel's column tile (src/gemm/few_rows.cuh); 32: measured in the
+    // harness only (bench/NOTES.md v29). Both are stored directly (no 64-column panels).
     static_assert((BN % 64 == 0 && BN <= 256) || BN == 16 || BN == 32,
                   "BN must be 16, 32, 64, 128, 192 or 256");
     static constexpr int ATileBytes = BM * BK * sizeof(Element);
