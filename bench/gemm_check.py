@@ -282,9 +282,9 @@ case_linear(200, 1000, 256, batch=3, in_dt=torch.float16, out_dt=torch.float16, 
 case_linear(200, 1000, 256, batch=3, act="silu", bias_mode="col", bias_dt=torch.bfloat16,
             want="tma")
 # few rows (src/gemm/few_rows.cuh): at most 64 rows against up to 132 128-row tiles of B run
-# transposed on 128 x 16 tiles (up to 16 rows) or 128 x 64, D stored column by column; ragged N and K, one row, fp32 and
-# fp16 outputs, the column bias as the transposed problem's row bias, a batch making up the
-# tiles, and alpha with SiLU and no bias (the bias + activation kernel at 64 columns)
+# transposed on 128 x 16 tiles (up to 16 rows) or 128 x 64, D stored column by column; ragged N
+# and K, one row, fp32 and fp16 outputs, the column bias as the transposed problem's row bias, a
+# batch, and alpha with SiLU and no bias (the bias + activation kernel at 16 columns)
 case_linear(16, 8192, 512, want="tma")
 case_linear(1, 8200, 264, out_dt=torch.float32, want="tma")
 case_linear(64, 8192, 256, act="gelu", bias_mode="col", bias_dt=torch.bfloat16, want="tma")

@@ -4,8 +4,9 @@
 // its share of B from DRAM, and the product ran at 0.84-0.87 of cuBLAS at 16-64 rows and
 // 8192 x 8192 weights, 30% slower on the same tiles at 16 rows than at 128 (bench/NOTES.md,
 // v28). Transposed, the weights are the kernel's A (128 rows per CTA, streamed), the activations
-// its B (one 64-wide column tile, shared by every CTA), and 8 stages keep the weights' bytes in
-// flight: 0.96 / 0.99 of cuBLAS at 16 / 64 rows against 8192 x 8192 weights.
+// its B (one column tile, 16 or 64 wide: few_rows_tile_n, shared by every CTA), and 8 stages
+// keep the weights' bytes in flight: 0.96 / 0.99 of cuBLAS at 16 / 64 rows against 8192 x 8192
+// weights on 64-wide tiles.
 // Against fewer tiles than SMs the weights' K is split (few_rows_splits): 16 x 4096 x 4096
 // (32 tiles) ran at 0.54 of cuBLAS as written, 0.74 transposed and split in four, 0.90 so on
 // 16-wide tiles (few_rows_tile_n; v29).
@@ -21,10 +22,10 @@ namespace kiln::gemm::detail {
 /// The transposed product's column tile: at most this many rows of A.
 inline constexpr int kFewRowsMaxM = 64;
 
-/// The column tile of the transposed product of M rows: 16 up to 16 rows, else 64. The TMA
-/// fills a box's rows past M with zeros, which the narrow tile does not write to shared memory:
-/// at one row against 8192 x 8192 weights 128 x 16 tiles ran 0.98 of cuBLAS against 0.90 for
-/// 128 x 64, at 8 and 16 rows +1% and +0.5% (v29).
+/// The column tile of the transposed product of M rows: 16 up to 16 rows, else 64. At one row
+/// against 8192 x 8192 weights 128 x 16 tiles ran 0.98 of cuBLAS against 0.90 for 128 x 64, at
+/// 8 and 16 rows +1% and +0.5%; at 32 rows two 16-wide tiles lost 12% (v29; why one row gains
+/// most is not traced).
 constexpr int few_rows_tile_n(int M) { return M <= 16 ? 16 : 64; }
 
 /// The shape rule: at most kFewRowsMaxM rows of A against no more 128-row tiles of B (over the
@@ -72,7 +73,7 @@ inline constexpr int kFewRowsLongSplit = 64;
 /// of K = 2048 split in two were 12-14% slower than unsplit.
 constexpr int few_rows_splits(int64_t tiles, int64_t k_blocks, int sms) {
     if (tiles <= 0 || tiles >= kStreamingCtas) return 1;
-    int64_t fewest = (kStreamingCtas + tiles - 1) / tiles;
+    int64_t fewest = streaming_splits(tiles);
     if (fewest > kMaxSplits) fewest = kMaxSplits;
     if (k_blocks / fewest >= kFewRowsLongSplit) return int(fewest);
     const int64_t fill = bounded_splits(sms / tiles, k_blocks);

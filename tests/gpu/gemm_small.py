@@ -25,10 +25,10 @@ for (M, N, K) in [(128, 256, 64), (129, 257, 72), (70, 130, 40)]:
 # last 6 in 2 splits by a second, split-K launch over a TileRange); ragged N at 1990; 1100 rows
 # are 9 M-tiles, odd in pairs: the split launch walks 10 (TileRange::pair_rows); 129 x 257 is
 # one wave of 128 x 128 tiles with two M-tiles, which this kernel runs in 2-CTA clusters
-# (params.h pair_narrow_tiles); 16 x 8192 x 128 and 5 x 8200 x 72 (ragged N and K) run
-# transposed on 128 x 64 tiles (src/gemm/few_rows.cuh): D stored column by column, the column
-# bias as the transposed problem's row bias, on 128 x 16 tiles (up to 16 rows) or 128 x 64
-# (few_rows_tile_n); 16 and 40 x 4096 x 2056 run so with K split in two (32 tiles, 33 k-blocks:
+# (params.h pair_narrow_tiles); the few-row products run transposed (src/gemm/few_rows.cuh: D
+# stored column by column, the column bias as the transposed problem's row bias): 16 x 8192 x
+# 128 and 5 x 8200 x 72 (ragged N and K) on 128 x 16 tiles, 40 x 8192 x 128 on 128 x 64
+# (few_rows_tile_n); 16 and 40 x 4096 x 2056 with K split in two (32 tiles, 33 k-blocks:
 # few_rows_splits)
 for (M, N, K) in [(128, 256, 64), (129, 257, 72), (2304, 2048, 2048), (2304, 1990, 2048),
                   (1100, 4096, 2048), (16, 8192, 128), (5, 8200, 72), (16, 4096, 2056),

@@ -29,6 +29,9 @@ inline constexpr int kMaxSplits = 4;
 /// (bench/NOTES.md, v28, v29).
 inline constexpr int kStreamingCtas = 64;
 
+/// The fewest K splits of `tiles` (> 0) tiles that make kStreamingCtas CTAs.
+constexpr int64_t streaming_splits(int64_t tiles) { return (kStreamingCtas + tiles - 1) / tiles; }
+
 /// 128-byte k-blocks (one swizzle row) of a K of `elem_bytes`-byte elements.
 constexpr int64_t k_blocks_of(int64_t K, int elem_bytes) { return (K * elem_bytes + 127) / 128; }
 
@@ -97,8 +100,9 @@ constexpr Params default_params(int M, int N, int K, int batch, int elem_bytes, 
     p.cluster_m = p.block_n == 256 && tiles256 > sms ? 2 : 1;
     const long tiles = long(split_k_cta_tiles(M, N, batch, p.block_m, p.block_n, p.cluster_m));
     int64_t workers = tiles > 0 ? sms / tiles : 1;
-    if (tiles > 0 && (M + 127) / 128 == 1 && workers > (kStreamingCtas + tiles - 1) / tiles)
-        workers = (kStreamingCtas + tiles - 1) / tiles;
+    const bool one_m_tile = (M + p.block_m - 1) / p.block_m == 1;
+    if (tiles > 0 && one_m_tile && workers > streaming_splits(tiles))
+        workers = streaming_splits(tiles);
     const int64_t splits = bounded_splits(workers, k_blocks_of(K, elem_bytes));
     p.split_k = splits >= 2 ? int(splits) : 1;
     if (p.block_n == 128 && p.split_k == 1 && pair_narrow_tiles(M, N, batch, sms)) p.cluster_m = 2;
