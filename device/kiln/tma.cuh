@@ -127,6 +127,43 @@ __device__ __forceinline__ void load_multicast(void* smem_dst, const CUtensorMap
                                     map, coords, bar, cta_mask);
 }
 
+/// How a load's lines rank for eviction from L2 (PTX createpolicy): evict_first for an operand
+/// the kernel reads exactly once, so that its stream does not push out lines that are read
+/// again; evict_last for lines worth keeping over the rest.
+enum class L2Hint : uint8_t { normal, evict_first, evict_last };
+
+/// The cache policy of `hint` for load_with_policy; 0 for normal (load without a policy).
+__device__ __forceinline__ uint64_t l2_policy(L2Hint hint) {
+    uint64_t p = 0;
+    if (hint == L2Hint::evict_first)
+        asm volatile("createpolicy.fractional.L2::evict_first.b64 %0, 1.0;" : "=l"(p));
+    else if (hint == L2Hint::evict_last)
+        asm volatile("createpolicy.fractional.L2::evict_last.b64 %0, 1.0;" : "=l"(p));
+    return p;
+}
+
+/// The rank-3 tile load (mask != 0: multicast) under an L2 cache policy. Inline PTX because
+/// cuda::ptx has no cache-hint form of cp.async.bulk.tensor.
+__device__ __forceinline__ void load_with_policy(void* smem_dst, const CUtensorMap* map,
+                                                 uint64_t* bar, uint16_t mask,
+                                                 const int32_t (&c)[3], uint64_t policy) {
+    const uint32_t dst = static_cast<uint32_t>(__cvta_generic_to_shared(smem_dst));
+    const uint32_t mbar = static_cast<uint32_t>(__cvta_generic_to_shared(bar));
+    const uint64_t desc = reinterpret_cast<uint64_t>(map);
+    if (mask)
+        asm volatile(
+            "cp.async.bulk.tensor.3d.shared::cluster.global.tile.mbarrier::complete_tx::bytes"
+            ".multicast::cluster.L2::cache_hint [%0], [%1, {%2, %3, %4}], [%5], %6, %7;" ::"r"(dst),
+            "l"(desc), "r"(c[0]), "r"(c[1]), "r"(c[2]), "r"(mbar), "h"(mask), "l"(policy)
+            : "memory");
+    else
+        asm volatile(
+            "cp.async.bulk.tensor.3d.shared::cluster.global.tile.mbarrier::complete_tx::bytes"
+            ".L2::cache_hint [%0], [%1, {%2, %3, %4}], [%5], %6;" ::"r"(dst),
+            "l"(desc), "r"(c[0]), "r"(c[1]), "r"(c[2]), "r"(mbar), "l"(policy)
+            : "memory");
+}
+
 /// Shared -> global tile store (bulk-group completion; see commit/wait below).
 __device__ __forceinline__ void store(const CUtensorMap* map, const void* smem_src, int32_t c0,
                                       int32_t c1, int32_t c2) {

@@ -215,6 +215,7 @@ struct TmaOperand {
     int box_rows = 64;               // rows per TMA box (a multiple of 64)
     int batch_mul = 1;               // 0: the same operand for every batch
     int rank = 5;                    // map rank: 3 + (two row modes) + (two K modes)
+    dev::tma::L2Hint l2 = dev::tma::L2Hint::normal;  // the loads' L2 policy (rank 3 only)
 };
 
 /// Splits a flattened index over (inner extent e, outer): no division for single modes.
@@ -225,10 +226,11 @@ __device__ __forceinline__ void split_index(int i, int e, int& inner, int& outer
 
 /// Loads `rows` rows (a multiple of op.box_rows) starting at `row`, k-block at `k`, into `dst`
 /// (row r of the range lands in 64-row chunk r/64, 8 KiB each). mask != 0: TMA multicast.
+/// policy: l2_policy(op.l2), made once per thread.
 template <bool MnMajor>
 __device__ __forceinline__ void load_rows(uint8_t* dst, const CUtensorMap* map, uint64_t* bar,
                                           const TmaOperand& op, int row, int rows, int k,
-                                          int batch, uint16_t mask) {
+                                          int batch, uint16_t mask, uint64_t policy) {
     int k0, k1;
     split_index(k, op.k0, k0, k1);
     for (int i = 0; i < rows; i += op.box_rows) {
@@ -243,7 +245,10 @@ __device__ __forceinline__ void load_rows(uint8_t* dst, const CUtensorMap* map, 
         };
         if (op.rank == 3) {
             const int32_t c[3] = {x, y, b};
-            issue(c);
+            if (policy)
+                dev::tma::load_with_policy(dst + i * 128, map, bar, mask, c, policy);
+            else
+                issue(c);
         } else if (op.rank == 5) {
             const int32_t c[5] = {x, y, r1, k1, b};
             issue(c);
@@ -458,6 +463,8 @@ __global__ void __launch_bounds__(Cfg::Threads, 1)
         dev::mbarrier::PipelineState<Stages> st;
         uint32_t bias_phase = 0;
         WorkUnit w = first;
+        const uint64_t policy_a = dev::tma::l2_policy(oa.l2);
+        const uint64_t policy_b = dev::tma::l2_policy(ob.l2);
         for (int u = cluster_id; u < sched.total(); u += clusters) {
             if (u != cluster_id) w = unit_at(u);
             const TileCoord tc = w.coord;
@@ -486,13 +493,14 @@ __global__ void __launch_bounds__(Cfg::Threads, 1)
                 for (int pl = 0; pl < Planes; ++pl) {
                     load_rows<Cfg::MnMajorA>(a_tile(st.stage, pl), &tm_a.plane[pl],
                                              &full[st.stage], oa, tc.m * BM, BM, kb * BK,
-                                             tc.batch, 0);
+                                             tc.batch, 0, policy_a);
                     // With a cluster, each CTA loads its share of B's rows and multicasts it.
                     load_rows<Cfg::MnMajorB>(
                         b_tile(st.stage, pl) + rank * Cfg::BRowsPerCta * 128, &tm_b.plane[pl],
                         &full[st.stage], ob, tc.n * BN + rank * Cfg::BRowsPerCta,
                         Cfg::BRowsPerCta, kb * BK, tc.batch,
-                        Cfg::ClusterM > 1 ? uint16_t((1u << Cfg::ClusterM) - 1) : uint16_t(0));
+                        Cfg::ClusterM > 1 ? uint16_t((1u << Cfg::ClusterM) - 1) : uint16_t(0),
+                        policy_b);
                 }
                 st.advance();
             }

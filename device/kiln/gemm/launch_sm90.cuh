@@ -6,6 +6,7 @@
 #include <climits>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <cuda_runtime.h>
 #include "kiln/gemm/kernel_sm90.cuh"
 
@@ -23,6 +24,37 @@ inline bool tma_compatible(const void* p, int64_t ld, int64_t batch_stride, int 
                            int elem_bytes) {
     return reinterpret_cast<uintptr_t>(p) % 16 == 0 && (ld * elem_bytes) % 16 == 0 &&
            (batch <= 1 || (batch_stride * elem_bytes) % 16 == 0);
+}
+
+/// B's L2 hint: evict-first when one cluster's M-tiles cover M (`covered` rows), so that the
+/// grid loads each of its boxes once (the multicast reaches every M-tile), and the batches do not
+/// share it. Streamed so, it keeps A's lines, which every N-tile reads again, in L2: kiln's rate
+/// rose 0.6-3.8% on one wave of one or two M-tiles (127 x 4096 x 4096: 0.63 -> 0.66 of cuBLAS,
+/// 256 x 8448 x 4096: 0.98 -> 1.01), the peer unchanged. A stays normal even where one N-tile
+/// covers N (the transposed few-row product's weights): evict-first lost 2-25% there
+/// (bench/NOTES.md, "v30").
+constexpr dev::tma::L2Hint streaming_hint(int M, int covered, bool shared_by_batches) {
+    return M <= covered && !shared_by_batches ? dev::tma::L2Hint::evict_first
+                                              : dev::tma::L2Hint::normal;
+}
+
+/// Sets both operands' hints (A normal, B streaming_hint). KILN_GEMM_L2=A,B (each normal, first
+/// or last) overrides them, for A/B experiments.
+inline void choose_l2_hints(TmaOperand& oa, TmaOperand& ob, int M, int batch, int bm,
+                            int cluster_m) {
+    using dev::tma::L2Hint;
+    oa.l2 = L2Hint::normal;
+    ob.l2 = streaming_hint(M, bm * cluster_m, batch > 1 && ob.batch_mul == 0);
+    static const char* forced = std::getenv("KILN_GEMM_L2");
+    if (!forced) return;
+    auto parse = [](const char* w) {
+        return std::strncmp(w, "first", 5) == 0  ? L2Hint::evict_first
+               : std::strncmp(w, "last", 4) == 0 ? L2Hint::evict_last
+                                                 : L2Hint::normal;
+    };
+    oa.l2 = parse(forced);
+    const char* comma = std::strchr(forced, ',');
+    ob.l2 = comma ? parse(comma + 1) : L2Hint::normal;
 }
 
 /// Encodes the tensor map (rank 3 to 5) of one operand (see TmaOperand) for a tile of `tile_rows`
@@ -164,6 +196,7 @@ cudaError_t launch_planes(const OperandView* va, const OperandView* vb, typename
             !make_operand_map<E>(&mb.plane[pl], &ob, vb[pl], batch, Cfg::BRowsPerCta))
             return cudaErrorInvalidValue;
     }
+    choose_l2_hints(oa, ob, M, batch, Cfg::BM, Cfg::ClusterM);
     // The epilogue walks columns 8 at a time inside the inner column mode.
     if (dv.c0 != INT_MAX && dv.c0 % 8 != 0) return cudaErrorInvalidValue;
     {
