@@ -154,15 +154,18 @@ constexpr bool transposes_row_bias() {
 static_assert(transposes_row_bias(), "D's row bias is D^T's column bias");
 
 // B's L2 hint (launch_sm90.cuh streaming_hint): evict-first only where the grid loads each box
-// once.
+// once, on tiles at most 128 wide.
 using kiln::gemm::sm90::streaming_hint;
 using L2 = kiln::dev::tma::L2Hint;
-static_assert(streaming_hint(256, 2 * 128, false) == L2::evict_first,
+static_assert(streaming_hint(256, 2 * 128, 128, false) == L2::evict_first,
               "decode-ish: one pair of 128-row M-tiles covers M, B streams once");
-static_assert(streaming_hint(127, 128, false) == L2::evict_first, "one M-tile, unpaired");
-static_assert(streaming_hint(257, 2 * 128, false) == L2::normal, "a third M-tile reads B again");
-static_assert(streaming_hint(8192, 128, false) == L2::normal, "a large product reuses B");
-static_assert(streaming_hint(16, 128, true) == L2::normal,
+static_assert(streaming_hint(127, 128, 128, false) == L2::evict_first, "one M-tile, unpaired");
+static_assert(streaming_hint(64, 128, 256, false) == L2::normal,
+              "256-wide tiles: 64 x 28672 x 8192 lost 3% evict-first");
+static_assert(streaming_hint(257, 2 * 128, 128, false) == L2::normal,
+              "a third M-tile reads B again");
+static_assert(streaming_hint(8192, 128, 128, false) == L2::normal, "a large product reuses B");
+static_assert(streaming_hint(16, 128, 128, true) == L2::normal,
               "a B that every batch reads is read again");
 
 }  // namespace

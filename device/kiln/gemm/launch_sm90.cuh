@@ -27,24 +27,24 @@ inline bool tma_compatible(const void* p, int64_t ld, int64_t batch_stride, int 
 }
 
 /// B's L2 hint: evict-first when one cluster's M-tiles cover M (`covered` rows), so that the
-/// grid loads each of its boxes once (the multicast reaches every M-tile), and the batches do not
-/// share it. Streamed so, it keeps A's lines, which every N-tile reads again, in L2: kiln's rate
-/// rose 0.6-3.8% on one wave of one or two M-tiles (127 x 4096 x 4096: 0.63 -> 0.66 of cuBLAS,
-/// 256 x 8448 x 4096: 0.98 -> 1.01), the peer unchanged. A stays normal even where one N-tile
-/// covers N (the transposed few-row product's weights): evict-first lost 2-25% there
-/// (bench/NOTES.md, "v30").
-constexpr dev::tma::L2Hint streaming_hint(int M, int covered, bool shared_by_batches) {
-    return M <= covered && !shared_by_batches ? dev::tma::L2Hint::evict_first
-                                              : dev::tma::L2Hint::normal;
+/// grid loads each of its boxes once (the multicast reaches every M-tile), the batches do not
+/// share it and the tiles are at most 128 wide. Streamed so, it keeps A's lines, which every
+/// N-tile reads again, in L2: on 128-wide tiles kiln's rate rose 0.6-5.3% (127 x 4096 x 4096:
+/// 0.63 -> 0.65 of cuBLAS, 128 x 6144 x 8192: 0.87 -> 0.91), the peer unchanged. The one
+/// 256-wide case measured, 64 x 28672 x 8192, lost 3% with it; A evict-first on the transposed
+/// few-row product's weights lost 2-25% (bench/NOTES.md, "v30"), so A stays normal.
+constexpr dev::tma::L2Hint streaming_hint(int M, int covered, int bn, bool shared_by_batches) {
+    return M <= covered && bn <= 128 && !shared_by_batches ? dev::tma::L2Hint::evict_first
+                                                           : dev::tma::L2Hint::normal;
 }
 
 /// Sets both operands' hints (A normal, B streaming_hint). KILN_GEMM_L2=A,B (each normal, first
 /// or last) overrides them, for A/B experiments.
-inline void choose_l2_hints(TmaOperand& oa, TmaOperand& ob, int M, int batch, int bm,
+inline void choose_l2_hints(TmaOperand& oa, TmaOperand& ob, int M, int batch, int bm, int bn,
                             int cluster_m) {
     using dev::tma::L2Hint;
     oa.l2 = L2Hint::normal;
-    ob.l2 = streaming_hint(M, bm * cluster_m, batch > 1 && ob.batch_mul == 0);
+    ob.l2 = streaming_hint(M, bm * cluster_m, bn, batch > 1 && ob.batch_mul == 0);
     static const char* forced = std::getenv("KILN_GEMM_L2");
     if (!forced) return;
     auto parse = [](const char* w) {
@@ -196,7 +196,7 @@ cudaError_t launch_planes(const OperandView* va, const OperandView* vb, typename
             !make_operand_map<E>(&mb.plane[pl], &ob, vb[pl], batch, Cfg::BRowsPerCta))
             return cudaErrorInvalidValue;
     }
-    choose_l2_hints(oa, ob, M, batch, Cfg::BM, Cfg::ClusterM);
+    choose_l2_hints(oa, ob, M, batch, Cfg::BM, Cfg::BN, Cfg::ClusterM);
     // The epilogue walks columns 8 at a time inside the inner column mode.
     if (dv.c0 != INT_MAX && dv.c0 % 8 != 0) return cudaErrorInvalidValue;
     {
