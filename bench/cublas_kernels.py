@@ -1,13 +1,17 @@
 """Which kernels cuBLAS / cuBLASLt run for the GEMM benchmark's shapes (bf16 in, fp32 accumulate,
 bf16 out): the kernel names (tile, cluster and warpgroup shapes are spelled in them) from the
 torch profiler, for comparing kiln's configuration with the peer's.
-Usage: python3 bench/cublas_kernels.py"""
+Usage: python3 bench/cublas_kernels.py [MxNxK ...] (default: the GEMM benchmark's shapes)"""
+import sys
+
 import torch
 from torch.profiler import ProfilerActivity, profile
 
 shapes = [(2048, 2048, 2048), (4096, 4096, 4096), (6144, 6144, 6144), (8192, 8192, 8192),
           (8192, 12288, 4096), (8192, 4096, 4096), (8192, 11008, 4096), (8192, 4096, 11008),
           (256, 8192, 8192)]
+if len(sys.argv) > 1:
+    shapes = [tuple(int(x) for x in arg.split("x")) for arg in sys.argv[1:]]
 
 
 def kernels_of(fn):
