@@ -15,8 +15,12 @@ src/gemm/few_rows.cuh) and `shortk` (few rows against 64 or more tiles of a shor
 few_rows_splits leaves unsplit: split to fill the SMs they lost 12-14%) and `fewsplit16` (up to
 16 rows, the 16-wide tiles, against fewer than 64 weight tiles) and `midrows` (65 to
 128 rows: one M-tile of the default path, split only as far as 64 CTAs, params.h
-kStreamingCtas) and `sweep` (their union up to 512 rows, for sweeping the tile width and split
-switches).
+kStreamingCtas) and `fill` (four to eight M-tiles whose 128 x 256 tiles leave SMs idle in one
+wave and whose 128 x 128 ones spill into a second: the fill widths, params.h fill_tile_n;
+KILN_GEMM_BN=256 runs them as before; 2048^3, whose wide tiles fill the SMs, is a control) and
+`sweep` (their union up to 512 rows, for sweeping the tile width and split switches).
+A third argument, `relu` or `gelu`, times bias + activation against cuBLASLt's fused epilogue
+(torch._addmm_activation) instead of the plain product.
 Each line: label, shape, kiln and cuBLAS TFLOP/s, kiln's achieved DRAM rate (A and B read once,
 D written once), the median ratio over 8 rounds (order swapped each round) and its range, the relative error."""
 import sys
@@ -47,6 +51,8 @@ SETS = {
     "shortk": ((16, 8192, 2048), (64, 8192, 2048), (32, 8192, 1024), (16, 12288, 2048)),
     "fewsplit16": ((1, 4096, 4096), (8, 4096, 4096), (16, 4096, 4096), (16, 2048, 8192),
                    (16, 5120, 5120), (16, 4096, 14336), (16, 6144, 4096), (4, 4096, 11008)),
+    "fill": ((1024, 2304, 4096), (1024, 2304, 8192), (512, 4608, 4096), (768, 3072, 4096),
+             (1024, 3072, 4096), (512, 5120, 4096), (2048, 2048, 2048)),
     "midrows": ((96, 8192, 8192), (128, 8192, 8192), (127, 4096, 4096), (128, 4096, 4096),
                 (96, 5120, 5120), (100, 8192, 4096), (128, 6144, 8192), (80, 2048, 8192)),
 }
@@ -58,19 +64,34 @@ SETS["sweep"] = tuple(dict.fromkeys(
 
 label = sys.argv[1] if len(sys.argv) > 1 else "default"
 SHAPES = SETS[sys.argv[2] if len(sys.argv) > 2 else "skinny"]
+ACT = sys.argv[3] if len(sys.argv) > 3 else None
+assert ACT in (None, "relu", "gelu"), ACT
 torch.manual_seed(0)
 for M, N, K in SHAPES:
     a = torch.randn(M, K, device="cuda", dtype=torch.bfloat16)
     w = torch.randn(N, K, device="cuda", dtype=torch.bfloat16)
     out = torch.empty(M, N, device="cuda", dtype=torch.bfloat16)
-    st, path = kg.linear(a, w, out)
+    bias = torch.randn(N, device="cuda", dtype=torch.bfloat16) if ACT else None
+
+    def run_kiln():
+        return kg.linear(a, w, out, act=ACT, bias=bias) if ACT else kg.linear(a, w, out)
+
+    def run_peer():
+        if ACT:
+            return torch._addmm_activation(bias, a, w.t(), use_gelu=ACT == "gelu")
+        return torch.matmul(a, w.t())
+
+    st, path = run_kiln()
     assert st == "success" and path == "tma", (st, path)
     ref = a.float() @ w.float().t()
+    if ACT:
+        ref = ref + bias.float()
+        ref = torch.relu(ref) if ACT == "relu" else torch.nn.functional.gelu(ref, approximate="tanh")
     err = ((out.float() - ref).norm() / ref.norm()).item()
-    t = bench_pair(lambda: torch.matmul(a, w.t()), lambda: kg.linear(a, w, out))
+    t = bench_pair(run_peer, run_kiln)
     t_cublas, t_kiln, f = t.peer_ms, t.kiln_ms, pair_fields(t)
     flop, nbytes = 2.0 * M * N * K, 2.0 * (M * K + N * K + M * N)
-    print(f"[{label}] {M}x{N}x{K}: kiln {flop / t_kiln / 1e9:6.1f} TF/s "
+    print(f"[{label}{' bias+' + ACT if ACT else ''}] {M}x{N}x{K}: kiln {flop / t_kiln / 1e9:6.1f} TF/s "
           f"({nbytes / t_kiln / 1e9:5.2f} TB/s) cuBLAS {flop / t_cublas / 1e9:6.1f} TF/s "
           f"ratio {f['ratio']:.3f} [{f['ratio_range'][0]:.3f}, {f['ratio_range'][1]:.3f}] "
           f"err {err:.1e}", flush=True)

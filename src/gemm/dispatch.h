@@ -73,6 +73,11 @@ inline int sm90_cluster_m(int bn, int heuristic, int64_t cluster_tiles, int sms)
     return sm90_cluster_fits(bn, env == 1 || env == 2 ? env : heuristic, cluster_tiles, sms);
 }
 
+/// Whether the sm90 kernel loads a k-block of this operand's tile in one TMA box (K-major, one
+/// row mode) rather than in 64-row chunks (launch_sm90.cuh); fill widths that are not whole
+/// chunks need it (params.h, fill_tile_n).
+constexpr bool one_box(const OperandView& v) { return !v.mn_major && v.rows[1] == 1; }
+
 /// TMA's 16-byte rules for an operand of `eb`-byte elements: aligned base, row and batch
 /// strides multiples of 16 bytes.
 inline bool tma_ok(const void* p, int64_t ld, int64_t stride, int batch, int eb) {
@@ -83,7 +88,8 @@ inline bool tma_ok(const void* p, int64_t ld, int64_t stride, int batch, int eb)
 /// Returns cudaErrorInvalidValue when TMA's rules do not hold (caller falls back). Defined in
 /// sm90_<in>_<out>.cu for In in {bf16, f16, e4m3, e5m2}, Out in {bf16, f16, f32}; MnA/MnB:
 /// operand major order (p.va.mn_major / p.vb.mn_major; both false for 8-bit inputs). bn: 256 or
-/// 128, or 64 or 16 for the few-row kernel (few_rows.cuh: unpaired, 16-bit K-major only).
+/// 128; 192 or 144, a fill width (params.h: unpaired, unsplit, 16-bit inputs only); or 64 or 16
+/// for the few-row kernel (few_rows.cuh: unpaired, 16-bit K-major only).
 template <class In, class Out, bool MnA, bool MnB>
 cudaError_t run_sm90(const Problem& p, int bn);
 

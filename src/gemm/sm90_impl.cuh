@@ -16,12 +16,12 @@ inline BiasType to_bias_type(DataType t) {
 /// The kernel shape of every sm90 instantiation: 128 x BN tiles, 1- or 2-CTA clusters
 /// (Problem::cluster_m, run_sm90_act); SplitK: whether it can split K (gemmEx and contract
 /// without transforms). EpiStage: what the epilogue stages in shared memory (epilogue_stage.cuh).
-/// Stages fill shared memory: 4 at BN = 256, 6 at 128, 8 at 64 and 16 (the few-row kernel
-/// streams one operand from DRAM and needs the bytes in flight, bench/NOTES.md v28; at 16, 12
-/// stages fit but ran 1-2% slower than 8, v29).
+/// Stages fill shared memory: 4 at BN = 256 and 192, 6 at 144 and 128, 8 at 64 and 16 (the
+/// few-row kernel streams one operand from DRAM and needs the bytes in flight, bench/NOTES.md
+/// v28; at 16, 12 stages fit but ran 1-2% slower than 8, v29).
 template <class In, class Out, int BN, bool MnA, bool MnB, bool SplitK = false,
           int ClusterM = sm90_default_cluster_m(BN), int EpiStage = 0>
-using Sm90Config = sm90::Config<In, Out, BN, BN == 256 ? 4 : BN == 128 ? 6 : 8, ClusterM, MnA,
+using Sm90Config = sm90::Config<In, Out, BN, BN >= 192 ? 4 : BN >= 128 ? 6 : 8, ClusterM, MnA,
                                 MnB, 1, SplitK, EpiStage>;
 
 /// alpha * acc + beta * c_op(C) + bias, then Act (the Problem's epilogue fields).
@@ -181,9 +181,24 @@ cudaError_t run_sm90_narrow(const Problem& p) {
     }
 }
 
+/// 128 x BN tiles at a fill width (BN = 192 or 144: one full wave where 128 x 256 tiles leave
+/// SMs idle; params.h, fill_tile_n), unpaired and unsplit, for 16-bit inputs; 144 for K-major B
+/// only (its tile is not whole 64-row chunks); anything else is refused.
+template <class In, class Out, bool MnA, bool MnB, int BN>
+cudaError_t run_sm90_fill(const Problem& p) {
+    if constexpr (sizeof(In) == 2 && (BN % 64 == 0 || !MnB)) {
+        if (p.cluster_m != 1 || p.split.splits > 1) return cudaErrorInvalidValue;
+        return run_sm90_cfg<In, Out, MnA, MnB, BN, false, 1>(p);
+    } else {
+        return cudaErrorInvalidValue;
+    }
+}
+
 template <class In, class Out, bool MnA, bool MnB>
 cudaError_t run_sm90(const Problem& p, int bn) {
     return bn == 256   ? run_sm90_act<In, Out, MnA, MnB, 256>(p)
+           : bn == 192 ? run_sm90_fill<In, Out, MnA, MnB, 192>(p)
+           : bn == 144 ? run_sm90_fill<In, Out, MnA, MnB, 144>(p)
            : bn == 128 ? run_sm90_act<In, Out, MnA, MnB, 128>(p)
            : bn == 64  ? run_sm90_narrow<In, Out, MnA, MnB, 64>(p)
                        : run_sm90_narrow<In, Out, MnA, MnB, 16>(p);

@@ -58,8 +58,8 @@ inline void choose_l2_hints(TmaOperand& oa, TmaOperand& ob, int M, int batch, in
 }
 
 /// Encodes the tensor map (rank 3 to 5) of one operand (see TmaOperand) for a tile of `tile_rows`
-/// rows per CTA. False when the view breaks sm90_view_ok (views.h) or TMA refuses the map (a
-/// 16-byte aligned base). A box row is one 128-byte swizzle row: 64 16-bit or 128 8-bit elements.
+/// rows per CTA. False when the view breaks sm90_view_ok (views.h), the tile is not whole boxes,
+/// or TMA refuses the map (a 16-byte aligned base). A box row is one 128-byte swizzle row: 64 16-bit or 128 8-bit elements.
 template <class E>
 inline bool make_operand_map(CUtensorMap* map, TmaOperand* op, const OperandView& v_in, int batch,
                              int tile_rows) {
@@ -86,6 +86,9 @@ inline bool make_operand_map(CUtensorMap* map, TmaOperand* op, const OperandView
     op->batch_mul = nb > 1 ? 1 : 0;
     // K-major single-mode rows: one box for the whole tile; otherwise 64-row chunks.
     op->box_rows = (!v.mn_major && v.rows[1] == 1) ? tile_rows : 64 * chunks;
+    // load_rows fills the tile box by box: a tile that is not whole boxes (a 144-wide one in
+    // 64-row chunks) would overrun it.
+    if (tile_rows % op->box_rows != 0) return false;
     // Dims in map order: the contiguous mode, the other inner mode, then r1, k1, batch.
     const bool mn = v.mn_major;
     uint64_t dims[5] = {uint64_t(mn ? v.rows[0] : v.ks[0]), uint64_t(mn ? v.ks[0] : v.rows[0]),

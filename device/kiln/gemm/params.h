@@ -75,6 +75,29 @@ constexpr bool pair_narrow_tiles(int M, int N, int batch, int sms) {
     return m_tiles == 2 && n_tiles * batch <= sms / 2;
 }
 
+/// Tile widths between 128 and 256 (fill_tile_n), narrowest first.
+inline constexpr int kFillWidths[] = {144, 192};
+
+/// The tile width of a launch whose 128x256 tiles leave SMs idle in their one wave while 128x128
+/// tiles would spill into a second: the narrowest fill width whose tiles still fit one wave,
+/// else 256. A CTA's time is about proportional to its tile's width, so 1024x2304x4096 runs
+/// 128 tiles of 144 columns instead of 72 of 256: 0.64 -> 0.87 of cuBLAS, and 512x4608x4096
+/// 0.65 -> 0.86, 1024x2304x8192 0.58 -> 0.90 (bench/NOTES.md, v31; cuBLAS picks such widths
+/// there too). Only where the output is at least four M-tiles tall: skinny outputs stream B
+/// from DRAM, and filling the wave with narrower tiles did not speed them up (256x6144x8192 on
+/// 96-wide tiles: 0.85 -> 0.82, same note). 16-bit inputs only (the instantiated kernels); 144
+/// columns need B read in one TMA box per k-block (b_one_box: K-major, one row mode), as they
+/// are not whole 64-row chunks.
+constexpr int fill_tile_n(long m_tiles, int N, int batch, int elem_bytes, int sms,
+                          bool b_one_box) {
+    if (elem_bytes != 2 || m_tiles < 4) return 256;
+    for (const int w : kFillWidths) {
+        if (w % 64 != 0 && !b_one_box) continue;
+        if (m_tiles * ((N + w - 1) / w) * batch <= sms) return w;
+    }
+    return 256;
+}
+
 /// Heuristic: 128x256 tiles when they fill at least ~90% of the SMs in one wave, else 128x128
 /// (more, smaller tiles for skinny or small problems) -- unless the narrow tiles spill past one
 /// wave where the wide ones fit in it: a second, mostly idle wave of narrow tiles costs more
@@ -88,15 +111,20 @@ constexpr bool pair_narrow_tiles(int M, int N, int batch, int sms) {
 /// runs the plain product (v25, v26). One M-tile (at most 128 rows: the product streams B from
 /// DRAM) splits only as far as kStreamingCtas CTAs: at 96 and 128 rows against 8192 x 8192
 /// weights (64 tiles) unsplit ran 0.97 of cuBLAS against 0.89-0.91 split in two, and
-/// 127 x 4096 x 4096 (32 tiles) 0.68 split in two against 0.59 in four (v29).
+/// 127 x 4096 x 4096 (32 tiles) 0.68 split in two against 0.59 in four (v29). Where the wide
+/// tiles leave SMs idle and the narrow ones spill, a fill width between the two may fit one
+/// full wave (fill_tile_n; b_one_box: whether B's k-block is one TMA box).
 /// Stages fill shared memory.
-constexpr Params default_params(int M, int N, int K, int batch, int elem_bytes, int sms) {
+constexpr Params default_params(int M, int N, int K, int batch, int elem_bytes, int sms,
+                                bool b_one_box = true) {
     Params p;
-    const long tiles256 = long((M + 127) / 128) * ((N + 255) / 256) * batch;
-    const long tiles128 = long((M + 127) / 128) * ((N + 127) / 128) * batch;
+    const long m_tiles = (M + 127) / 128;
+    const long tiles256 = m_tiles * ((N + 255) / 256) * batch;
+    const long tiles128 = m_tiles * ((N + 127) / 128) * batch;
     const bool fills = tiles256 * 10 >= long(sms) * 9;
     const bool narrow_spill = tiles128 > sms && tiles256 <= sms;
     p.block_n = fills || narrow_spill ? 256 : 128;
+    if (narrow_spill && !fills) p.block_n = fill_tile_n(m_tiles, N, batch, elem_bytes, sms, b_one_box);
     p.cluster_m = p.block_n == 256 && tiles256 > sms ? 2 : 1;
     const long tiles = long(split_k_cta_tiles(M, N, batch, p.block_m, p.block_n, p.cluster_m));
     int64_t workers = tiles > 0 ? sms / tiles : 1;

@@ -48,7 +48,30 @@ const Expected kCases[] = {
     {"256x4096x4096: two M-tiles of 64 narrow tiles fill the SMs: split in two", 256, 4096, 4096,
      1, 128, 1, 2},
     {"short K is never split", 128, 128, 512, 1, 128, 1, 1},
+    {"1024x2304x4096: 72 wide tiles idle 60 SMs, 144 narrow ones spill: 128 tiles 144 wide",
+     1024, 2304, 4096, 1, 144, 1, 1},
+    {"768x3072x4096: 144 wide fills the SMs exactly (6 x 22 tiles)", 768, 3072, 4096, 1, 144, 1,
+     1},
+    {"1024x3072x4096: 176 tiles at 144 spill, 128 at 192 fit: 192 wide", 1024, 3072, 4096, 1,
+     192, 1, 1},
+    {"1000x3000x1000: ragged, 8 x 16 tiles at 192", 1000, 3000, 1000, 1, 192, 1, 1},
+    {"1024x2048x4096: 128 narrow tiles fit one wave: no fill width", 1024, 2048, 4096, 1, 128, 1,
+     1},
+    {"384x6144x4096: three M-tiles stream B: the wide tiles stay", 384, 6144, 4096, 1, 256, 1,
+     1},
 };
+
+TEST(GemmParams, FillWidthsOnlyForTallOutputsOf16BitInputs) {
+    using kiln::gemm::fill_tile_n;
+    EXPECT_EQ(fill_tile_n(8, 2304, 1, kBf16, kSms, true), 144);
+    // 144 columns are not whole 64-row chunks: B must be one TMA box (K-major, one row mode)
+    EXPECT_EQ(fill_tile_n(8, 2304, 1, kBf16, kSms, false), 192);
+    EXPECT_EQ(fill_tile_n(8, 2304, 1, 1, kSms, true), 256);   // fp8: not instantiated
+    EXPECT_EQ(fill_tile_n(3, 6144, 1, kBf16, kSms, true), 256);  // skinny: streams B
+    EXPECT_EQ(fill_tile_n(8, 4000, 1, kBf16, kSms, true), 256);  // nothing fits one wave
+    EXPECT_EQ(default_params(1024, 2304, 4096, 1, kBf16, kSms, false).block_n, 192);
+    EXPECT_EQ(default_params(1024, 2304, 4096, 1, 1, kSms).block_n, 256);
+}
 
 TEST(GemmParams, EachRuleOfTheHeuristic) {
     for (const auto& c : kCases) {
