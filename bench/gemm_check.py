@@ -395,15 +395,17 @@ case_linear(1100, 4000, 4096, act="gelu", bias_mode="row", beta=0.5,
             want="tma")  # the same, ragged M and N, C read by the last split
 case_linear(2304, 2048, 2048, batch=2, act="silu", bias_mode="col", want="tma")  # 144: 12 x 2
 case_split_deterministic(2304, 2048, 4096)
-# fill widths (params.h fill_tile_n): one wave of 128 x 144 or 128 x 192 tiles where 128 x 256
-# tiles leave SMs idle and 128 x 128 ones spill into a second (132 SMs); 144 columns leave
-# through direct stores, and need B K-major (not whole 64-row chunks)
+# fill widths (params.h fill_tile_n): one wave of 128 x 144, 160 or 192 tiles where 128 x 256
+# tiles leave SMs idle and 128 x 128 ones spill into a second (132 SMs); 144 and 160 columns
+# leave through direct stores, and need B K-major (not whole 64-row chunks)
 case_linear(1024, 2304, 4096, want="tma")  # 8 x 16 tiles 144 wide
 case_linear(1000, 2300, 1000, act="gelu", bias_mode="col", bias_dt=torch.bfloat16,
             want="tma")  # ragged, 144: bias + activation
 case_linear(768, 3072, 520, in_dt=torch.float16, out_dt=torch.float32, act="relu",
             bias_mode="row", beta=0.5, want="tma")  # 6 x 22 tiles of 144: linear, fp32 out
 case_linear(1000, 3000, 1000, act="silu", bias_mode="col", want="tma")  # ragged, 8 x 16 of 192
+case_linear(640, 4100, 1000, act="gelu", bias_mode="col", bias_dt=torch.bfloat16,
+            want="tma")  # ragged, 5 x 26 tiles of 160
 case_linear(512, 2304, 512, batch=2, act="relu", bias_mode="col", want="tma")  # 4 x 16 x 2, 144
 case_trans(1024, 2304, 1000, "T", "N", out_dt=torch.bfloat16)  # B MN-major: 192
 case_trans(1024, 2304, 1000, "T", "T", out_dt=torch.bfloat16, act="relu",

@@ -88,8 +88,8 @@ inline bool tma_ok(const void* p, int64_t ld, int64_t stride, int batch, int eb)
 /// Returns cudaErrorInvalidValue when TMA's rules do not hold (caller falls back). Defined in
 /// sm90_<in>_<out>.cu for In in {bf16, f16, e4m3, e5m2}, Out in {bf16, f16, f32}; MnA/MnB:
 /// operand major order (p.va.mn_major / p.vb.mn_major; both false for 8-bit inputs). bn: 256 or
-/// 128; 192 or 144, a fill width (params.h: unpaired, unsplit, 16-bit inputs only); or 64 or 16
-/// for the few-row kernel (few_rows.cuh: unpaired, 16-bit K-major only).
+/// 128; 192, 160 or 144, a fill width (params.h: unpaired, unsplit, 16-bit inputs only); or 64
+/// or 16 for the few-row kernel (few_rows.cuh: unpaired, 16-bit K-major only).
 template <class In, class Out, bool MnA, bool MnB>
 cudaError_t run_sm90(const Problem& p, int bn);
 

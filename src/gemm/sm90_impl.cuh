@@ -181,9 +181,9 @@ cudaError_t run_sm90_narrow(const Problem& p) {
     }
 }
 
-/// 128 x BN tiles at a fill width (BN = 192 or 144: one full wave where 128 x 256 tiles leave
-/// SMs idle; params.h, fill_tile_n), unpaired and unsplit, for 16-bit inputs; 144 for K-major B
-/// only (its tile is not whole 64-row chunks); anything else is refused.
+/// 128 x BN tiles at a fill width (BN = 192, 160 or 144: one full wave where 128 x 256 tiles
+/// leave SMs idle; params.h, fill_tile_n), unpaired and unsplit, for 16-bit inputs; 144 and 160
+/// for K-major B only (their tiles are not whole 64-row chunks); anything else is refused.
 template <class In, class Out, bool MnA, bool MnB, int BN>
 cudaError_t run_sm90_fill(const Problem& p) {
     if constexpr (sizeof(In) == 2 && (BN % 64 == 0 || !MnB)) {
@@ -198,6 +198,7 @@ template <class In, class Out, bool MnA, bool MnB>
 cudaError_t run_sm90(const Problem& p, int bn) {
     return bn == 256   ? run_sm90_act<In, Out, MnA, MnB, 256>(p)
            : bn == 192 ? run_sm90_fill<In, Out, MnA, MnB, 192>(p)
+           : bn == 160 ? run_sm90_fill<In, Out, MnA, MnB, 160>(p)
            : bn == 144 ? run_sm90_fill<In, Out, MnA, MnB, 144>(p)
            : bn == 128 ? run_sm90_act<In, Out, MnA, MnB, 128>(p)
            : bn == 64  ? run_sm90_narrow<In, Out, MnA, MnB, 64>(p)

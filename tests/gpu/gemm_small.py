@@ -30,10 +30,12 @@ for (M, N, K) in [(128, 256, 64), (129, 257, 72), (70, 130, 40)]:
 # 128 and 5 x 8200 x 72 (ragged N and K) on 128 x 16 tiles, 40 x 8192 x 128 on 128 x 64
 # (few_rows_tile_n); 16 and 40 x 4096 x 2056 with K split in two (32 tiles, 33 k-blocks:
 # few_rows_splits); 512 x 4600 x 72 is one wave of 4 x 32 tiles at the fill width 144 (params.h
-# fill_tile_n: direct stores, ragged N and K), 512 x 5000 x 72 of 4 x 27 at 192
+# fill_tile_n: direct stores, ragged N and K), 512 x 5000 x 72 of 4 x 32 at 160 and
+# 512 x 5400 x 72 of 4 x 29 at 192
 for (M, N, K) in [(128, 256, 64), (129, 257, 72), (2304, 2048, 2048), (2304, 1990, 2048),
                   (1100, 4096, 2048), (16, 8192, 128), (5, 8200, 72), (16, 4096, 2056),
-                  (40, 8192, 128), (40, 4096, 2056), (512, 4600, 72), (512, 5000, 72)]:
+                  (40, 8192, 128), (40, 4096, 2056), (512, 4600, 72), (512, 5000, 72),
+                  (512, 5400, 72)]:
     a = torch.randn(M, K, device="cuda").bfloat16()
     w = torch.randn(N, K, device="cuda").bfloat16()
     c = torch.empty(M, N, device="cuda").bfloat16()

@@ -76,7 +76,7 @@ constexpr bool pair_narrow_tiles(int M, int N, int batch, int sms) {
 }
 
 /// Tile widths between 128 and 256 (fill_tile_n), narrowest first.
-inline constexpr int kFillWidths[] = {144, 192};
+inline constexpr int kFillWidths[] = {144, 160, 192};
 
 /// The tile width of a launch whose 128x256 tiles leave SMs idle in their one wave while 128x128
 /// tiles would spill into a second: the narrowest fill width whose tiles still fit one wave,
@@ -86,8 +86,8 @@ inline constexpr int kFillWidths[] = {144, 192};
 /// there too). Only where the output is at least four M-tiles tall: skinny outputs stream B
 /// from DRAM, and filling the wave with narrower tiles did not speed them up (256x6144x8192 on
 /// 96-wide tiles: 0.85 -> 0.82, same note). 16-bit inputs only (the instantiated kernels); 144
-/// columns need B read in one TMA box per k-block (b_one_box: K-major, one row mode), as they
-/// are not whole 64-row chunks.
+/// and 160 columns need B read in one TMA box per k-block (b_one_box: K-major, one row mode),
+/// as they are not whole 64-row chunks.
 constexpr int fill_tile_n(long m_tiles, int N, int batch, int elem_bytes, int sms,
                           bool b_one_box) {
     if (elem_bytes != 2 || m_tiles < 4) return 256;
@@ -124,7 +124,8 @@ constexpr Params default_params(int M, int N, int K, int batch, int elem_bytes, 
     const bool fills = tiles256 * 10 >= long(sms) * 9;
     const bool narrow_spill = tiles128 > sms && tiles256 <= sms;
     p.block_n = fills || narrow_spill ? 256 : 128;
-    if (narrow_spill && !fills) p.block_n = fill_tile_n(m_tiles, N, batch, elem_bytes, sms, b_one_box);
+    if (narrow_spill && !fills)
+        p.block_n = fill_tile_n(m_tiles, N, batch, elem_bytes, sms, b_one_box);
     p.cluster_m = p.block_n == 256 && tiles256 > sms ? 2 : 1;
     const long tiles = long(split_k_cta_tiles(M, N, batch, p.block_m, p.block_n, p.cluster_m));
     int64_t workers = tiles > 0 ? sms / tiles : 1;

@@ -55,6 +55,8 @@ const Expected kCases[] = {
     {"1024x3072x4096: 176 tiles at 144 spill, 128 at 192 fit: 192 wide", 1024, 3072, 4096, 1,
      192, 1, 1},
     {"1000x3000x1000: ragged, 8 x 16 tiles at 192", 1000, 3000, 1000, 1, 192, 1, 1},
+    {"640x4096x4096: 145 tiles at 144 spill, 130 at 160 fit", 640, 4096, 4096, 1, 160, 1, 1},
+    {"512x5120x4096: 4 x 32 tiles at 160", 512, 5120, 4096, 1, 160, 1, 1},
     {"1024x2048x4096: 128 narrow tiles fit one wave: no fill width", 1024, 2048, 4096, 1, 128, 1,
      1},
     {"384x6144x4096: three M-tiles stream B: the wide tiles stay", 384, 6144, 4096, 1, 256, 1,
@@ -64,7 +66,10 @@ const Expected kCases[] = {
 TEST(GemmParams, FillWidthsOnlyForTallOutputsOf16BitInputs) {
     using kiln::gemm::fill_tile_n;
     EXPECT_EQ(fill_tile_n(8, 2304, 1, kBf16, kSms, true), 144);
-    // 144 columns are not whole 64-row chunks: B must be one TMA box (K-major, one row mode)
+    EXPECT_EQ(fill_tile_n(5, 4096, 1, kBf16, kSms, true), 160);
+    EXPECT_EQ(fill_tile_n(5, 4096, 1, kBf16, kSms, false), 192);
+    // 144 and 160 columns are not whole 64-row chunks: B must be one TMA box (K-major, one row
+    // mode)
     EXPECT_EQ(fill_tile_n(8, 2304, 1, kBf16, kSms, false), 192);
     EXPECT_EQ(fill_tile_n(8, 2304, 1, 1, kSms, true), 256);   // fp8: not instantiated
     EXPECT_EQ(fill_tile_n(3, 6144, 1, kBf16, kSms, true), 256);  // skinny: streams B
