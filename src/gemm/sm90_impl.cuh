@@ -16,7 +16,7 @@ inline BiasType to_bias_type(DataType t) {
 /// The kernel shape of every sm90 instantiation: 128 x BN tiles, 1- or 2-CTA clusters
 /// (Problem::cluster_m, run_sm90_act); SplitK: whether it can split K (gemmEx and contract
 /// without transforms). EpiStage: what the epilogue stages in shared memory (epilogue_stage.cuh).
-/// Stages fill shared memory: 4 at BN = 256 and 192, 6 at 144 and 128, 8 at 64 and 16 (the
+/// Stages fill shared memory: 4 at BN = 256 and 192, 6 at 160, 144 and 128, 8 at 64 and 16 (the
 /// few-row kernel streams one operand from DRAM and needs the bytes in flight, bench/NOTES.md
 /// v28; at 16, 12 stages fit but ran 1-2% slower than 8, v29).
 template <class In, class Out, int BN, bool MnA, bool MnB, bool SplitK = false,

@@ -59,7 +59,8 @@ inline void choose_l2_hints(TmaOperand& oa, TmaOperand& ob, int M, int batch, in
 
 /// Encodes the tensor map (rank 3 to 5) of one operand (see TmaOperand) for a tile of `tile_rows`
 /// rows per CTA. False when the view breaks sm90_view_ok (views.h), the tile is not whole boxes,
-/// or TMA refuses the map (a 16-byte aligned base). A box row is one 128-byte swizzle row: 64 16-bit or 128 8-bit elements.
+/// or TMA refuses the map (a 16-byte aligned base). A box row is one 128-byte swizzle row: 64
+/// 16-bit or 128 8-bit elements.
 template <class E>
 inline bool make_operand_map(CUtensorMap* map, TmaOperand* op, const OperandView& v_in, int batch,
                              int tile_rows) {
