@@ -73,11 +73,6 @@ inline int sm90_cluster_m(int bn, int heuristic, int64_t cluster_tiles, int sms)
     return sm90_cluster_fits(bn, env == 1 || env == 2 ? env : heuristic, cluster_tiles, sms);
 }
 
-/// Whether the sm90 kernel loads a k-block of this operand's tile in one TMA box (K-major, one
-/// row mode) rather than in 64-row chunks (launch_sm90.cuh); fill widths that are not whole
-/// chunks need it (params.h, fill_tile_n).
-constexpr bool one_box(const OperandView& v) { return !v.mn_major && v.rows[1] == 1; }
-
 /// TMA's 16-byte rules for an operand of `eb`-byte elements: aligned base, row and batch
 /// strides multiples of 16 bytes.
 inline bool tma_ok(const void* p, int64_t ld, int64_t stride, int batch, int eb) {

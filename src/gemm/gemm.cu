@@ -179,7 +179,7 @@ Status gemmEx(Op ta, Op tb, int M, int N, int K, float alpha, const void* A, int
         if (!transforms && detail::few_rows_transposed(p, sms)) {
             e = detail::run_few_rows(p, sms);
         } else {
-            const Params prm = default_params(M, N, K, o.batch, eb, sms, detail::one_box(p.vb));
+            const Params prm = default_params(M, N, K, o.batch, eb, sms, p.vb.one_box());
             e = !transforms                   ? detail::run_sm90_any(p, prm)
                 : o.a_type == DataType::BF16 ? detail::run_chain_sm90<__nv_bfloat16>(p)
                                              : detail::run_chain_sm90<__half>(p);

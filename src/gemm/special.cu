@@ -241,7 +241,7 @@ bool contract_sm90(const std::string& d, const std::string& a, const std::string
         cudaDeviceGetAttribute(&n, cudaDevAttrMultiProcessorCount, dev);
         return n;
     }();
-    Params prm = default_params(p.M, p.N, p.K, 1, 2, sms, detail::one_box(p.vb));
+    Params prm = default_params(p.M, p.N, p.K, 1, 2, sms, p.vb.one_box());
     if (gett::pair_tiles(g) && prm.block_n == 256 && prm.split_k == 1) prm.cluster_m = 2;
     const cudaError_t r = detail::run_sm90_any(p, prm);
     if (r == cudaErrorInvalidValue) return false;  // the generic kernel reads the originals

@@ -86,7 +86,7 @@ inline bool make_operand_map(CUtensorMap* map, TmaOperand* op, const OperandView
     op->k0 = v.ks[1] > 1 ? v.ks[0] : INT_MAX;
     op->batch_mul = nb > 1 ? 1 : 0;
     // K-major single-mode rows: one box for the whole tile; otherwise 64-row chunks.
-    op->box_rows = (!v.mn_major && v.rows[1] == 1) ? tile_rows : 64 * chunks;
+    op->box_rows = v.one_box() ? tile_rows : 64 * chunks;
     // load_rows fills the tile box by box: a tile that is not whole boxes (a 144-wide one in
     // 64-row chunks) would overrun it.
     if (tile_rows % op->box_rows != 0) return false;

@@ -25,6 +25,11 @@ struct OperandView {
     int64_t batch_stride = 0;  // 0 with batch > 1: the same operand for every batch
     bool mn_major = false;     // rows contiguous (row_stride[0] == 1), else K contiguous
 
+    /// Whether the sm90 kernel loads a k-block of a tile in one TMA box (K-major, one row mode)
+    /// rather than in 64-row chunks (launch_sm90.cuh); fill widths that are not whole chunks
+    /// need it (params.h, fill_tile_n).
+    constexpr bool one_box() const { return !mn_major && rows[1] == 1; }
+
     /// A dense matrix: `rows` x `k` with leading dimension `ld`; mn_major = stored K x rows.
     static constexpr OperandView matrix(const void* p, int rows, int k, int64_t ld,
                                         bool mn_major, int64_t batch_stride) {
