@@ -18,7 +18,9 @@ few_rows_splits leaves unsplit: split to fill the SMs they lost 12-14%) and `few
 kStreamingCtas) and `fill` (four to eight M-tiles whose 128 x 256 tiles leave SMs idle in one
 wave and whose 128 x 128 ones spill into a second: the fill widths, params.h fill_tile_n;
 KILN_GEMM_BN=256 runs them as before; 2048^3, whose wide tiles fill the SMs, is a control) and
-`sweep` (their union up to 512 rows, for sweeping the tile width and split switches).
+`sweep` (their union up to 512 rows, for sweeping the tile width and split switches) and
+`onewave` (one full wave of 128 x 256 tiles, which the heuristic runs unpaired:
+KILN_GEMM_CLUSTER=2 pairs them).
 A third argument, `relu` or `gelu`, times bias + activation against cuBLASLt's fused epilogue
 (torch._addmm_activation) instead of the plain product.
 Each line: label, shape, kiln and cuBLAS TFLOP/s, kiln's achieved DRAM rate (A and B read once,
@@ -53,6 +55,8 @@ SETS = {
                    (16, 5120, 5120), (16, 4096, 14336), (16, 6144, 4096), (4, 4096, 11008)),
     "fill": ((1024, 2304, 4096), (1024, 2304, 8192), (512, 4608, 4096), (768, 3072, 4096),
              (1024, 3072, 4096), (512, 5120, 4096), (640, 4096, 4096), (2048, 2048, 2048)),
+    "onewave": ((2048, 2048, 2048), (2048, 2048, 4096), (2048, 2048, 8192), (1024, 4096, 4096),
+                (1024, 4096, 8192), (4096, 1024, 4096)),
     "midrows": ((96, 8192, 8192), (128, 8192, 8192), (127, 4096, 4096), (128, 4096, 4096),
                 (96, 5120, 5120), (100, 8192, 4096), (128, 6144, 8192), (80, 2048, 8192)),
 }

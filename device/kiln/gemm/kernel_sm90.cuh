@@ -506,6 +506,17 @@ __global__ void __launch_bounds__(Cfg::Threads, 1)
                 st.advance();
             }
         }
+        // The CTA may not leave while the peer's consumers can still arrive on our empty
+        // barriers (the peer's multicasts into our ring landed before our consumers finished):
+        // wait until every consumer of the cluster has released each slot once more. A closing
+        // cluster barrier did this before, for every thread and after the epilogue, and its
+        // release compiled to a GPU-scope fence in every thread.
+        if constexpr (Cfg::ClusterM > 1) {
+            for (int s = 0; s < Stages; ++s) {
+                dev::mbarrier::wait(&empty[st.stage], st.phase ^ 1u);
+                st.advance();
+            }
+        }
     } else {
         // ---------------- consumers ----------------
         dev::regs::increase<Plan::ConsumerRegs>();
@@ -731,9 +742,6 @@ __global__ void __launch_bounds__(Cfg::Threads, 1)
         }
         if constexpr (Cfg::StagedStore) drain_staged_stores(t);
     }
-    // No CTA may leave while its peer can still multicast into its smem or arrive on its
-    // barriers. The producer's lane 0 arrives without the rest of its warp: the unaligned form.
-    if constexpr (Cfg::ClusterM > 1) dev::cluster::sync_unaligned();
 #endif
 }
 
