@@ -19,7 +19,9 @@
 // Block = 3 warpgroups (384 threads). Warpgroup 0 is the producer: it gives registers away
 // (setmaxnreg.dec) and one thread streams A/B tiles with TMA into a Stages-deep ring of smem
 // buffers, each guarded by a `full` mbarrier (TMA completes tx bytes) and an `empty` mbarrier
-// (one arrive per consumer warp once its wgmmas on that buffer retired). Warpgroups 1 and 2 are
+// (one arrive per consumer warp once its wgmmas on that buffer retired; in a 2-CTA cluster, of
+// both CTAs, and the producer's last act is to see every buffer released once more, so that no
+// CTA leaves while its peer may still arrive on its barriers). Warpgroups 1 and 2 are
 // consumers: each owns 64 rows of the BM=128 x BN tile, keeps a 64xBN fp32 accumulator in
 // registers (setmaxnreg.inc) and issues m64nBNk16 wgmmas. The grid is persistent (one CTA per
 // SM); work units come from TileScheduler (grouped rasterization for L2 reuse): a tile, or with
