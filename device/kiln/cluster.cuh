@@ -17,12 +17,4 @@ __device__ __forceinline__ void sync() {
                  "barrier.cluster.wait.acquire.aligned;" ::: "memory");
 }
 
-/// The same barrier for threads that reach it apart from the rest of their warp, or whose warp
-/// has exited lanes (a lone producer lane): the wait is for every non-exited thread of the
-/// cluster to arrive.
-__device__ __forceinline__ void sync_unaligned() {
-    asm volatile("barrier.cluster.arrive.release;\n"
-                 "barrier.cluster.wait.acquire;" ::: "memory");
-}
-
 }  // namespace kiln::dev::cluster

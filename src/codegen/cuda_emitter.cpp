@@ -306,11 +306,6 @@ private:
         w_.otherwise();
         compute_role();
         w_.close();
-        if (clustered()) {
-            w_.line("// no CTA leaves while its peer may still multicast into it or arrive on its "
-                    "barriers (the DMA thread arrives without its warp: unaligned)");
-            w_.line("kiln::dev::cluster::sync_unaligned();");
-        }
         w_.raw("#endif");
         w_.close();
         w_.line("");
@@ -498,6 +493,22 @@ private:
         w_.close();
         if (!once_loads_.empty())
             w_.line("tile_phase ^= 1u;");
+        w_.close();
+        if (clustered())
+            dma_tail();
+    }
+
+    // A clustered CTA may not leave while the peer's compute warps can still arrive on its empty
+    // barriers (the peer's multicasts into its stages landed before its own compute warps were
+    // done): the DMA thread waits until every compute warp of the pair released each stage once
+    // more. A closing cluster barrier did this before, in every thread after the epilogue, and
+    // its release compiled to a GPU-scope fence in each (bench/NOTES.md, "v32").
+    void dma_tail() {
+        w_.line("// the pair's compute warps released every stage: no peer arrives on ours after");
+        w_.open("for (int s = 0; s < kStages; ++s)");
+        for (const auto& g : groups_)
+            w_.line("kiln::dev::mbarrier::wait(&" + g.empty + "[st.stage], st.phase ^ 1u);");
+        w_.line("st.advance();");
         w_.close();
     }
 

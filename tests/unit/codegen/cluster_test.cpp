@@ -1,6 +1,7 @@
 // 2-CTA clusters (`cluster = 2` on the block instance): pair scheduling of row-adjacent tiles,
-// multicast of the operand the pair shares, stage release in both CTAs, cluster barriers, the
-// cluster launch in the launcher and the launch spec; and the refusals.
+// multicast of the operand the pair shares, stage release in both CTAs, the opening cluster
+// barrier and the DMA thread's tail wait, the cluster launch in the launcher and the launch
+// spec; and the refusals.
 #include "codegen/cluster_plan.h"
 #include "lowered_example.h"
 
@@ -42,7 +43,7 @@ TEST(Cluster, SharedOperandIsMulticastHalfPerCta) {
     EXPECT_HAS(cuda, "kiln::dev::mbarrier::arrive_expect_tx(&full[st.stage], 49152);");
 }
 
-TEST(Cluster, StagesAreReleasedInBothCtasBetweenClusterBarriers) {
+TEST(Cluster, StagesAreReleasedInBothCtasAndTheDmaThreadWaitsForTheLast) {
     std::string cuda = emit(lower("gemm", kSquare, 2));
     EXPECT_HAS(cuda, "#include \"kiln/cluster.cuh\"");
     EXPECT_HAS(cuda, "kiln::dev::mbarrier::init(&empty[s], kComputeWarps * kClusterSize);");
@@ -50,11 +51,22 @@ TEST(Cluster, StagesAreReleasedInBothCtasBetweenClusterBarriers) {
     const auto first = cuda.find("kiln::dev::cluster::sync();");
     ASSERT_NE(first, std::string::npos);
     EXPECT_LT(first, cuda.find("kiln::dev::cluster::block_rank()"));
-    EXPECT_NE(cuda.find("kiln::dev::cluster::sync_unaligned();", first + 1), std::string::npos)
-        << "no cluster barrier before the CTAs exit";
-    // the DMA warpgroup's idle threads leave instead of waiting at that barrier
-    EXPECT_LT(cuda.find("if (threadIdx.x != 0) return;"), cuda.find("sync_unaligned"));
+    EXPECT_EQ(cuda.find("kiln::dev::cluster::sync", first + 1), std::string::npos)
+        << "a second cluster barrier: the CTAs leave through the DMA thread's tail wait";
+    // The DMA thread's tail: after its tile loop, before the compute role, each stage's last
+    // release by both CTAs; the DMA warpgroup's idle threads leave at once.
+    const auto tail = cuda.find("// the pair's compute warps released every stage");
+    ASSERT_NE(tail, std::string::npos) << "no tail wait: a CTA could leave before its peer";
+    EXPECT_LT(cuda.find("if (threadIdx.x != 0) return;"), tail);
+    EXPECT_LT(tail, cuda.find("// ---- role compute"));
+    EXPECT_NE(cuda.find("kiln::dev::mbarrier::wait(&empty[st.stage], st.phase ^ 1u);", tail),
+              std::string::npos);
     EXPECT_EQ(cuda.find("__syncthreads();"), std::string::npos);
+}
+
+TEST(Cluster, UnpairedKernelsHaveNoTailWait) {
+    std::string cuda = emit(lower("gemm", kSquare, 1));
+    EXPECT_EQ(cuda.find("the pair's compute warps released every stage"), std::string::npos);
 }
 
 TEST(Cluster, LauncherAndSpecLaunchClusters) {
