@@ -203,10 +203,13 @@ struct Problem {
     int M, N, K, batch;
 };
 
-/// The tensor maps of one operand, one per plane (both planes share one TmaOperand geometry).
+/// The tensor maps of one operand, one per plane (both planes share one TmaOperand geometry),
+/// and where the last box of a one-box operand overhangs its rows, a map of that box's rows only
+/// (TmaOperand::tail_rows).
 template <int Planes>
 struct OperandMaps {
     CUtensorMap plane[Planes];
+    CUtensorMap tail[Planes];
 };
 
 /// Device form of an OperandView: how the producer turns (first row, k, batch) into the
@@ -219,6 +222,16 @@ struct TmaOperand {
     int batch_mul = 1;               // 0: the same operand for every batch
     int rank = 5;                    // map rank: 3 + (two row modes) + (two K modes)
     dev::tma::L2Hint l2 = dev::tma::L2Hint::normal;  // the loads' L2 policy (rank 3 only)
+    // The box that starts at row tail_start holds tail_rows < box_rows rows of the operand and
+    // loads through OperandMaps::tail: TMA's zero fill of the rest cost a one-wave launch up to
+    // 16% (bench/NOTES.md v32). The rows it leaves unwritten only reach outputs past M or N.
+    // tail_rows = 0: no such box (rank 3 one-box operands only).
+    int tail_start = INT_MAX, tail_rows = 0;
+
+    /// The bytes a box of `rows` rows starting at `row` delivers.
+    __host__ __device__ int box_bytes(int row, int rows) const {
+        return (row == tail_start ? tail_rows : rows) * 128;
+    }
 };
 
 /// Splits a flattened index over (inner extent e, outer): no division for single modes.
@@ -231,7 +244,8 @@ __device__ __forceinline__ void split_index(int i, int e, int& inner, int& outer
 /// (row r of the range lands in 64-row chunk r/64, 8 KiB each). mask != 0: TMA multicast.
 /// policy: l2_policy(op.l2), made once per thread.
 template <bool MnMajor>
-__device__ __forceinline__ void load_rows(uint8_t* dst, const CUtensorMap* map, uint64_t* bar,
+__device__ __forceinline__ void load_rows(uint8_t* dst, const CUtensorMap* map,
+                                          const CUtensorMap* tail_map, uint64_t* bar,
                                           const TmaOperand& op, int row, int rows, int k,
                                           int batch, uint16_t mask, uint64_t policy) {
     int k0, k1;
@@ -248,10 +262,13 @@ __device__ __forceinline__ void load_rows(uint8_t* dst, const CUtensorMap* map, 
         };
         if (op.rank == 3) {
             const int32_t c[3] = {x, y, b};
+            const CUtensorMap* m = row + i == op.tail_start ? tail_map : map;
             if (policy)
-                dev::tma::load_with_policy(dst + i * 128, map, bar, mask, c, policy);
+                dev::tma::load_with_policy(dst + i * 128, m, bar, mask, c, policy);
+            else if (mask)
+                dev::tma::load_multicast(dst + i * 128, m, bar, mask, c);
             else
-                issue(c);
+                dev::tma::load(dst + i * 128, m, bar, c);
         } else if (op.rank == 5) {
             const int32_t c[5] = {x, y, r1, k1, b};
             issue(c);
@@ -471,6 +488,24 @@ __global__ void __launch_bounds__(Cfg::Threads, 1)
         for (int u = cluster_id; u < sched.total(); u += clusters) {
             if (u != cluster_id) w = unit_at(u);
             const TileCoord tc = w.coord;
+            // What the tile's boxes deliver per stage: an overhanging box only its rows. Not in
+            // the split-K kernels, which load whole boxes: the byte count and the map choice
+            // pushed their producer into spills (bench/NOTES.md v32).
+            const int stage_bytes = [&] {
+                if constexpr (Cfg::SplitK) {
+                    return Cfg::StageBytes;
+                } else {
+                    int b_bytes = 0;
+#pragma unroll
+                    for (int r = 0; r < Cfg::ClusterM; ++r)
+                        b_bytes +=
+                            ob.box_bytes(tc.n * BN + r * Cfg::BRowsPerCta, Cfg::BRowsPerCta);
+                    return Planes * (oa.box_bytes(tc.m * BM, BM) + b_bytes);
+                }
+            }();
+            const auto tail_of = [&](const auto& maps, int pl) {
+                return Cfg::SplitK ? &maps.plane[pl] : &maps.tail[pl];
+            };
             // The tile's bias first: the consumers start its accumulator from it. The slot is
             // free once they started the previous tile, long before this one.
             if (acc_bias.present) {
@@ -492,15 +527,16 @@ __global__ void __launch_bounds__(Cfg::Threads, 1)
                 dev::mbarrier::wait(&empty[st.stage], st.phase ^ 1u);
                 // Our full barrier receives our A, our B half and the peer's B half (every
                 // plane of each).
-                dev::mbarrier::arrive_expect_tx(&full[st.stage], Cfg::StageBytes);
+                dev::mbarrier::arrive_expect_tx(&full[st.stage], stage_bytes);
                 for (int pl = 0; pl < Planes; ++pl) {
                     load_rows<Cfg::MnMajorA>(a_tile(st.stage, pl), &tm_a.plane[pl],
-                                             &full[st.stage], oa, tc.m * BM, BM, kb * BK,
-                                             tc.batch, 0, policy_a);
+                                             tail_of(tm_a, pl), &full[st.stage], oa, tc.m * BM,
+                                             BM, kb * BK, tc.batch, 0, policy_a);
                     // With a cluster, each CTA loads its share of B's rows and multicasts it.
                     load_rows<Cfg::MnMajorB>(
                         b_tile(st.stage, pl) + rank * Cfg::BRowsPerCta * 128, &tm_b.plane[pl],
-                        &full[st.stage], ob, tc.n * BN + rank * Cfg::BRowsPerCta,
+                        tail_of(tm_b, pl), &full[st.stage], ob,
+                        tc.n * BN + rank * Cfg::BRowsPerCta,
                         Cfg::BRowsPerCta, kb * BK, tc.batch,
                         Cfg::ClusterM > 1 ? uint16_t((1u << Cfg::ClusterM) - 1) : uint16_t(0),
                         policy_b);

@@ -58,12 +58,13 @@ inline void choose_l2_hints(TmaOperand& oa, TmaOperand& ob, int M, int batch, in
 }
 
 /// Encodes the tensor map (rank 3 to 5) of one operand (see TmaOperand) for a tile of `tile_rows`
-/// rows per CTA. False when the view breaks sm90_view_ok (views.h), the tile is not whole boxes,
-/// or TMA refuses the map (a 16-byte aligned base). A box row is one 128-byte swizzle row: 64
-/// 16-bit or 128 8-bit elements.
+/// rows per CTA, and where a K-major rank-3 tile is one box and the last one overhangs the rows,
+/// `tail_map`: a map whose box is the rows that last box holds. False when the view breaks
+/// sm90_view_ok (views.h), the tile is not whole boxes, or TMA refuses the map (a 16-byte aligned
+/// base). A box row is one 128-byte swizzle row: 64 16-bit or 128 8-bit elements.
 template <class E>
-inline bool make_operand_map(CUtensorMap* map, TmaOperand* op, const OperandView& v_in, int batch,
-                             int tile_rows) {
+inline bool make_operand_map(CUtensorMap* map, CUtensorMap* tail_map, TmaOperand* op,
+                             const OperandView& v_in, int batch, int tile_rows) {
     const int64_t unit = sizeof(E);
     constexpr uint32_t row_elems = 128 / sizeof(E);
     OperandView v = v_in;
@@ -123,6 +124,14 @@ inline bool make_operand_map(CUtensorMap* map, TmaOperand* op, const OperandView
     if (r == 3) {
         const uint64_t d3[3] = {d[0], d[1], d[2]}, s3[2] = {s[0], s[1]};
         const uint32_t b3[3] = {box[0], box[1], 1};
+        // One box per tile that overhangs the rows: a map of the rows it holds (TmaOperand).
+        const uint32_t tail = uint32_t(d[1] % box[1]);
+        if (!mn && op->box_rows == tile_rows && tail != 0) {
+            const uint32_t t3[3] = {box[0], tail, 1};
+            if (!dev::tma::make_tensor_map<3>(tail_map, dt, v.ptr, d3, s3, t3, sw)) return false;
+            op->tail_start = int(d[1] - tail);
+            op->tail_rows = int(tail);
+        }
         return dev::tma::make_tensor_map<3>(map, dt, v.ptr, d3, s3, b3, sw);
     }
     if (r == 4) {
@@ -192,12 +201,13 @@ cudaError_t launch_planes(const OperandView* va, const OperandView* vb, typename
     if (split.splits < 1 ||
         (split.splits > 1 && (!Cfg::SplitK || !split.partials || !split.counters)))
         return cudaErrorInvalidValue;
-    OperandMaps<Cfg::Planes> ma, mb;
+    OperandMaps<Cfg::Planes> ma{}, mb{};
     TmaOperand oa, ob;
     for (int pl = 0; pl < Cfg::Planes; ++pl) {
         if (va[pl].mn_major != va[0].mn_major || vb[pl].mn_major != vb[0].mn_major ||
-            !make_operand_map<E>(&ma.plane[pl], &oa, va[pl], batch, Cfg::BM) ||
-            !make_operand_map<E>(&mb.plane[pl], &ob, vb[pl], batch, Cfg::BRowsPerCta))
+            !make_operand_map<E>(&ma.plane[pl], &ma.tail[pl], &oa, va[pl], batch, Cfg::BM) ||
+            !make_operand_map<E>(&mb.plane[pl], &mb.tail[pl], &ob, vb[pl], batch,
+                                 Cfg::BRowsPerCta))
             return cudaErrorInvalidValue;
     }
     choose_l2_hints(oa, ob, M, batch, Cfg::BM, Cfg::BN, Cfg::ClusterM);
