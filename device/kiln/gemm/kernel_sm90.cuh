@@ -256,25 +256,23 @@ __device__ __forceinline__ void load_rows(uint8_t* dst, const CUtensorMap* map,
         const int b = batch * op.batch_mul;
         const int x = MnMajor ? r0 : k0, y = MnMajor ? k0 : r0;
         // The map has only the modes that exist: {x, y, [r1], [k1], batch} (rank 3 to 5).
-        auto issue = [&](const auto& c) {
-            if (mask) dev::tma::load_multicast(dst + i * 128, map, bar, mask, c);
-            else dev::tma::load(dst + i * 128, map, bar, c);
+        auto issue = [&](const CUtensorMap* m, const auto& c) {
+            if (mask) dev::tma::load_multicast(dst + i * 128, m, bar, mask, c);
+            else dev::tma::load(dst + i * 128, m, bar, c);
         };
         if (op.rank == 3) {
             const int32_t c[3] = {x, y, b};
             const CUtensorMap* m = row + i == op.tail_start ? tail_map : map;
             if (policy)
                 dev::tma::load_with_policy(dst + i * 128, m, bar, mask, c, policy);
-            else if (mask)
-                dev::tma::load_multicast(dst + i * 128, m, bar, mask, c);
             else
-                dev::tma::load(dst + i * 128, m, bar, c);
+                issue(m, c);
         } else if (op.rank == 5) {
             const int32_t c[5] = {x, y, r1, k1, b};
-            issue(c);
+            issue(map, c);
         } else {
             const int32_t c[4] = {x, y, op.r0 != INT_MAX ? r1 : k1, b};
-            issue(c);
+            issue(map, c);
         }
     }
 }
