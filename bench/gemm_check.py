@@ -368,6 +368,12 @@ for ta in "NT":
     for tb in "NT":
         case_trans(256, 1000, 2056, ta, tb, out_dt=torch.bfloat16)
 case_split_deterministic(384, 1024, 4096)  # 4 splits: the order matters beyond p0 + p1
+# tail maps on split tiles (kernel_sm90.cuh Config::TailMaps): one ragged M-tile split as far as
+# 64 CTAs, A's box 96 / 80 rows, B's last box 80 / 104 rows; the rows left stale in shared
+# memory reach only partials past M or N
+case_linear(96, 2000, 4160, act="relu", bias_mode="col", want="tma")  # 16 tiles x 4 splits
+case_linear(80, 1000, 8192, out_dt=torch.float32, beta=0.5, want="tma")  # 8 tiles x 4 splits
+case_split_deterministic(96, 1000, 4096)
 # bias + activation on split tiles (EpilogueBiasAct): split 0 starts from the bias, the others
 # from a box wholly past N that TMA zero-fills (acc_bias.cuh); ragged, negative alpha, batched
 # 16-bit biases, fp32 output (direct stores)

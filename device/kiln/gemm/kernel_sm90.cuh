@@ -19,11 +19,11 @@
 // Block = 3 warpgroups (384 threads). Warpgroup 0 is the producer: it gives registers away
 // (setmaxnreg.dec) and one thread streams A/B tiles with TMA into a Stages-deep ring of smem
 // buffers, each guarded by a `full` mbarrier (TMA completes tx bytes) and an `empty` mbarrier
-// (one arrive per consumer warp once its wgmmas on that buffer retired; in a 2-CTA cluster, of
-// both CTAs, and the producer's last act is to see every buffer released once more, so that no
-// CTA leaves while its peer may still arrive on its barriers). Warpgroups 1 and 2 are
-// consumers: each owns 64 rows of the BM=128 x BN tile, keeps a 64xBN fp32 accumulator in
-// registers (setmaxnreg.inc) and issues m64nBNk16 wgmmas. The grid is persistent (one CTA per
+// (one arrive per consumer warp once its wgmmas on that buffer retired; in a 2-CTA cluster one
+// per consumer warpgroup of both CTAs, Config::EmptyArrivals, and the producer's last act is to
+// see every buffer released once more, so that no CTA leaves while its peer may still arrive on
+// its barriers). Warpgroups 1 and 2 are consumers: each owns 64 rows of the BM=128 x BN tile,
+// keeps a 64xBN fp32 accumulator in registers (setmaxnreg.inc) and issues m64nBNk16 wgmmas. The grid is persistent (one CTA per
 // SM); work units come from TileScheduler (grouped rasterization for L2 reuse): a tile, or with
 // split-K one of its K splits, whose partial sums split_k.cuh adds before the epilogue of the
 // last one. Ragged M, N, K are handled by TMA's zero fill on loads and by predicated stores in
@@ -107,6 +107,13 @@ struct Config {
     static constexpr int BRowsPerCta = BN / ClusterM;
     static constexpr int Consumers = 2;  // warpgroups, 64 rows each
     static constexpr int Threads = 128 * (1 + Consumers);
+    // Arrivals that release a ring slot. In a pair, one per consumer warpgroup of each CTA (its
+    // thread 0 on its own CTA's barrier, thread 32 on the peer's): a wgmma is warpgroup-wide,
+    // so one warp's wait shows the warpgroup's reads retired, and one arrive per warp and CTA
+    // cost paired 128x128 tiles 0.5-2% (bench/NOTES.md v33). Unpaired, one per consumer warp:
+    // level in the harness, and the per-warpgroup predicate pushed the 256-wide split-K
+    // kernels' consumers into spills.
+    static constexpr int EmptyArrivals = ClusterM == 1 ? 4 * Consumers : Consumers * ClusterM;
     static constexpr auto Swizzle = dev::swizzle::Mode::B128;
     static_assert(is_wgmma_input<Element>, "inputs: bf16, f16, fp8 e4m3 or fp8 e5m2");
     static_assert(sizeof(Element) == 2 || (!MnMajorA && !MnMajorB),
@@ -120,6 +127,11 @@ struct Config {
     static constexpr int ATileBytes = BM * BK * sizeof(Element);
     static constexpr int BTileBytes = BN * BK * sizeof(Element);
     static constexpr int StageBytes = Planes * (ATileBytes + BTileBytes);
+    // A box that overhangs M or N loads only its rows (TmaOperand::tail_rows). Not in the
+    // 256-wide split-K kernels: with it ptxas spilled their consumers (56-248 byte frames; the
+    // fix-up beside 128 accumulators leaves no room, bench/NOTES.md v33). The skinny products
+    // whose boxes overhang most split 128-wide tiles.
+    static constexpr bool TailMaps = !(SplitK && BN == 256);
     // Real 16-bit outputs of whole 64-column panels may leave through the TMA-store epilogue
     // (store_staged.cuh): one 16 KiB staging buffer per consumer warpgroup after the ring and
     // the barriers.
@@ -444,8 +456,7 @@ __global__ void __launch_bounds__(Cfg::Threads, 1)
     if (threadIdx.x == 32) {
         for (int s = 0; s < Stages; ++s) {
             dev::mbarrier::init(&full[s], 1);
-            // one arrive per consumer warp of every CTA that reads this slot's B half
-            dev::mbarrier::init(&empty[s], Cfg::Consumers * 4 * Cfg::ClusterM);
+            dev::mbarrier::init(&empty[s], Cfg::EmptyArrivals);
         }
         if constexpr (Cfg::StageC)
             for (int c = 0; c < Cfg::Consumers; ++c) dev::mbarrier::init(&c_full[c], 1);
@@ -486,11 +497,9 @@ __global__ void __launch_bounds__(Cfg::Threads, 1)
         for (int u = cluster_id; u < sched.total(); u += clusters) {
             if (u != cluster_id) w = unit_at(u);
             const TileCoord tc = w.coord;
-            // What the tile's boxes deliver per stage: an overhanging box only its rows. Not in
-            // the split-K kernels, which load whole boxes: the byte count and the map choice
-            // pushed their producer into spills (bench/NOTES.md v32).
+            // What the tile's boxes deliver per stage: an overhanging box only its rows.
             const int stage_bytes = [&] {
-                if constexpr (Cfg::SplitK) {
+                if constexpr (!Cfg::TailMaps) {
                     return Cfg::StageBytes;
                 } else {
                     int b_bytes = 0;
@@ -502,7 +511,7 @@ __global__ void __launch_bounds__(Cfg::Threads, 1)
                 }
             }();
             const auto tail_of = [&](const auto& maps, int pl) {
-                return Cfg::SplitK ? &maps.plane[pl] : &maps.tail[pl];
+                return Cfg::TailMaps ? &maps.tail[pl] : &maps.plane[pl];
             };
             // The tile's bias first: the consumers start its accumulator from it. The slot is
             // free once they started the previous tile, long before this one.
@@ -563,16 +572,16 @@ __global__ void __launch_bounds__(Cfg::Threads, 1)
         float acc[Planes][BN / 2];  // [0]: the real result (or Re), [1]: Im
         dev::mbarrier::PipelineState<Stages> st;
         // Release a slot: every CTA of the cluster wrote half of its B into our slot and waits
-        // for our consumers before refilling it.
+        // for our consumers before refilling it (Cfg::EmptyArrivals).
         auto release = [&](int stage) {
-            if (!lane0) return;
             if constexpr (Cfg::ClusterM == 1) {
-                dev::mbarrier::arrive(&empty[stage]);
+                if (lane0) dev::mbarrier::arrive(&empty[stage]);
             } else {
-                dev::mbarrier::arrive(&empty[stage]);
-#pragma unroll
-                for (int c = 1; c < Cfg::ClusterM; ++c)
-                    dev::mbarrier::arrive_cluster(&empty[stage], (rank + c) % Cfg::ClusterM);
+                const int wt = threadIdx.x % 128;
+                if (wt == 0)
+                    dev::mbarrier::arrive(&empty[stage]);
+                else if (wt == 32)
+                    dev::mbarrier::arrive_cluster(&empty[stage], rank ^ 1);
             }
         };
 

@@ -125,8 +125,13 @@ inline bool make_operand_map(CUtensorMap* map, CUtensorMap* tail_map, TmaOperand
         const uint64_t d3[3] = {d[0], d[1], d[2]}, s3[2] = {s[0], s[1]};
         const uint32_t b3[3] = {box[0], box[1], 1};
         // One box per tile that overhangs the rows: a map of the rows it holds (TmaOperand).
+        // KILN_GEMM_TAIL_MAPS=0: zero fill instead (A/B experiments).
+        static const bool tail_maps = [] {
+            const char* e = std::getenv("KILN_GEMM_TAIL_MAPS");
+            return !(e && e[0] == '0');
+        }();
         const uint32_t tail = uint32_t(d[1] % box[1]);
-        if (!mn && op->box_rows == tile_rows && tail != 0) {
+        if (tail_maps && !mn && op->box_rows == tile_rows && tail != 0) {
             const uint32_t t3[3] = {box[0], tail, 1};
             if (!dev::tma::make_tensor_map<3>(tail_map, dt, v.ptr, d3, s3, t3, sw)) return false;
             op->tail_start = int(d[1] - tail);
@@ -283,10 +288,12 @@ cudaError_t launch_planes(const OperandView* va, const OperandView* vb, typename
     if (std::getenv("KILN_GEMM_DEBUG"))
         std::fprintf(stderr,
                      "kiln sm90: BN=%d stages=%d cluster=%d mn=%d%d max_clusters=%d grid=%d "
-                     "units=%d splits=%d rank=%d/%d box_rows=%d/%d pair_ok=%d tma_store=%d\n",
+                     "units=%d splits=%d rank=%d/%d box_rows=%d/%d tail_rows=%d/%d pair_ok=%d "
+                     "tma_store=%d\n",
                      Cfg::BN, Cfg::Stages, Cfg::ClusterM, Cfg::MnMajorA, Cfg::MnMajorB,
                      max_clusters, grid, sched.total(), sched.splits, oa.rank, ob.rank, oa.box_rows,
-                     ob.box_rows, int(dv.pair_ok), int(dv.tma_store));
+                     ob.box_rows, Cfg::TailMaps ? oa.tail_rows : 0,
+                     Cfg::TailMaps ? ob.tail_rows : 0, int(dv.pair_ok), int(dv.tma_store));
     Problem p{M, N, K, batch};
     cudaLaunchConfig_t cfg{};
     cfg.gridDim = dim3(grid);
