@@ -23,11 +23,11 @@
 // per consumer warpgroup of both CTAs, Config::EmptyArrivals, and the producer's last act is to
 // see every buffer released once more, so that no CTA leaves while its peer may still arrive on
 // its barriers). Warpgroups 1 and 2 are consumers: each owns 64 rows of the BM=128 x BN tile,
-// keeps a 64xBN fp32 accumulator in registers (setmaxnreg.inc) and issues m64nBNk16 wgmmas. The grid is persistent (one CTA per
-// SM); work units come from TileScheduler (grouped rasterization for L2 reuse): a tile, or with
-// split-K one of its K splits, whose partial sums split_k.cuh adds before the epilogue of the
-// last one. Ragged M, N, K are handled by TMA's zero fill on loads and by predicated stores in
-// the epilogue.
+// keeps a 64xBN fp32 accumulator in registers (setmaxnreg.inc) and issues m64nBNk16 wgmmas.
+// The grid is persistent (one CTA per SM); work units come from TileScheduler (grouped
+// rasterization for L2 reuse): a tile, or with split-K one of its K splits, whose partial sums
+// split_k.cuh adds before the epilogue of the last one. Ragged M, N, K are handled by TMA's zero
+// fill on loads (or a tail map: TmaOperand::tail_rows) and by predicated stores in the epilogue.
 //
 // Epilogue: the fragment goes through the Epilogue in registers (apply_epilogue), then leaves
 // either through the TMA-store path (store_staged.cuh: 16-bit plain-matrix outputs, one 16 KiB
@@ -107,12 +107,12 @@ struct Config {
     static constexpr int BRowsPerCta = BN / ClusterM;
     static constexpr int Consumers = 2;  // warpgroups, 64 rows each
     static constexpr int Threads = 128 * (1 + Consumers);
-    // Arrivals that release a ring slot. In a pair, one per consumer warpgroup of each CTA (its
-    // thread 0 on its own CTA's barrier, thread 32 on the peer's): a wgmma is warpgroup-wide,
-    // so one warp's wait shows the warpgroup's reads retired, and one arrive per warp and CTA
-    // cost paired 128x128 tiles 0.5-2% (bench/NOTES.md v33). Unpaired, one per consumer warp:
-    // level in the harness, and the per-warpgroup predicate pushed the 256-wide split-K
-    // kernels' consumers into spills.
+    // Arrivals that release a ring slot. In a pair, one per consumer warpgroup of each CTA
+    // (lane 0 of its warp 0 on its own CTA's barrier, of warp 1 on the peer's): a wgmma is
+    // warpgroup-wide, so one warp's wait shows the warpgroup's reads retired, and one arrive per
+    // warp and CTA cost paired 128x128 tiles 0.3-3% (bench/NOTES.md v33). Unpaired, one per
+    // consumer warp: level in the harness, and the per-warpgroup predicate pushed the 256-wide
+    // split-K kernels' consumers into spills.
     static constexpr int EmptyArrivals = ClusterM == 1 ? 4 * Consumers : Consumers * ClusterM;
     static constexpr auto Swizzle = dev::swizzle::Mode::B128;
     static_assert(is_wgmma_input<Element>, "inputs: bf16, f16, fp8 e4m3 or fp8 e5m2");
@@ -577,11 +577,15 @@ __global__ void __launch_bounds__(Cfg::Threads, 1)
             if constexpr (Cfg::ClusterM == 1) {
                 if (lane0) dev::mbarrier::arrive(&empty[stage]);
             } else {
-                const int wt = threadIdx.x % 128;
-                if (wt == 0)
+                // Lane 0 of warp c signals CTA (rank + c) % ClusterM. Picking the same threads
+                // as threadIdx.x % 128 == 0 / 32 built the addresses on the uniform datapath in
+                // nested branches and ran 2-5% slower (bench/NOTES.md v33).
+                const int warp = (threadIdx.x / 32) % 4;
+                if (!lane0 || warp >= Cfg::ClusterM) return;
+                if (warp == 0)
                     dev::mbarrier::arrive(&empty[stage]);
-                else if (wt == 32)
-                    dev::mbarrier::arrive_cluster(&empty[stage], rank ^ 1);
+                else
+                    dev::mbarrier::arrive_cluster(&empty[stage], (rank + warp) % Cfg::ClusterM);
             }
         };
 
