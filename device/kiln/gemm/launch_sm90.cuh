@@ -57,9 +57,17 @@ inline void choose_l2_hints(TmaOperand& oa, TmaOperand& ob, int M, int batch, in
     ob.l2 = comma ? parse(comma + 1) : L2Hint::normal;
 }
 
+/// True where the environment variable `name` starts with '0': the A/B switches that turn a
+/// default off (callers keep the answer in a static, read once per process).
+inline bool env_off(const char* name) {
+    const char* e = std::getenv(name);
+    return e && e[0] == '0';
+}
+
 /// Encodes the tensor map (rank 3 to 5) of one operand (see TmaOperand) for a tile of `tile_rows`
 /// rows per CTA, and where a K-major rank-3 tile is one box and the last one overhangs the rows,
-/// `tail_map`: a map whose box is the rows that last box holds. False when the view breaks
+/// `tail_map` (null: the kernel loads whole boxes, Config::TailMaps): a map whose box is the
+/// rows that last box holds. False when the view breaks
 /// sm90_view_ok (views.h), the tile is not whole boxes, or TMA refuses the map (a 16-byte aligned
 /// base). A box row is one 128-byte swizzle row: 64 16-bit or 128 8-bit elements.
 template <class E>
@@ -126,12 +134,9 @@ inline bool make_operand_map(CUtensorMap* map, CUtensorMap* tail_map, TmaOperand
         const uint32_t b3[3] = {box[0], box[1], 1};
         // One box per tile that overhangs the rows: a map of the rows it holds (TmaOperand).
         // KILN_GEMM_TAIL_MAPS=0: zero fill instead (A/B experiments).
-        static const bool tail_maps = [] {
-            const char* e = std::getenv("KILN_GEMM_TAIL_MAPS");
-            return !(e && e[0] == '0');
-        }();
+        static const bool tail_maps = !env_off("KILN_GEMM_TAIL_MAPS");
         const uint32_t tail = uint32_t(d[1] % box[1]);
-        if (tail_maps && !mn && op->box_rows == tile_rows && tail != 0) {
+        if (tail_map && tail_maps && !mn && op->box_rows == tile_rows && tail != 0) {
             const uint32_t t3[3] = {box[0], tail, 1};
             if (!dev::tma::make_tensor_map<3>(tail_map, dt, v.ptr, d3, s3, t3, sw)) return false;
             op->tail_start = int(d[1] - tail);
@@ -156,10 +161,7 @@ inline bool make_operand_map(CUtensorMap* map, CUtensorMap* tail_map, TmaOperand
 template <class Out>
 inline bool make_output_map(CUtensorMap* map, const Out* d, const OutView& dv, int M, int N,
                             int batch) {
-    static const bool off = [] {
-        const char* e = std::getenv("KILN_GEMM_TMA_STORE");
-        return e && e[0] == '0';
-    }();
+    static const bool off = env_off("KILN_GEMM_TMA_STORE");
     constexpr int64_t eb = sizeof(Out);
     const bool two_cols = dv.c0 != INT_MAX;
     if (off || eb != 2 || dv.r0 != INT_MAX || dv.cs0 != 1) return false;
@@ -210,9 +212,10 @@ cudaError_t launch_planes(const OperandView* va, const OperandView* vb, typename
     TmaOperand oa, ob;
     for (int pl = 0; pl < Cfg::Planes; ++pl) {
         if (va[pl].mn_major != va[0].mn_major || vb[pl].mn_major != vb[0].mn_major ||
-            !make_operand_map<E>(&ma.plane[pl], &ma.tail[pl], &oa, va[pl], batch, Cfg::BM) ||
-            !make_operand_map<E>(&mb.plane[pl], &mb.tail[pl], &ob, vb[pl], batch,
-                                 Cfg::BRowsPerCta))
+            !make_operand_map<E>(&ma.plane[pl], Cfg::TailMaps ? &ma.tail[pl] : nullptr, &oa,
+                                 va[pl], batch, Cfg::BM) ||
+            !make_operand_map<E>(&mb.plane[pl], Cfg::TailMaps ? &mb.tail[pl] : nullptr, &ob,
+                                 vb[pl], batch, Cfg::BRowsPerCta))
             return cudaErrorInvalidValue;
     }
     choose_l2_hints(oa, ob, M, batch, Cfg::BM, Cfg::BN, Cfg::ClusterM);
@@ -292,8 +295,8 @@ cudaError_t launch_planes(const OperandView* va, const OperandView* vb, typename
                      "tma_store=%d\n",
                      Cfg::BN, Cfg::Stages, Cfg::ClusterM, Cfg::MnMajorA, Cfg::MnMajorB,
                      max_clusters, grid, sched.total(), sched.splits, oa.rank, ob.rank, oa.box_rows,
-                     ob.box_rows, Cfg::TailMaps ? oa.tail_rows : 0,
-                     Cfg::TailMaps ? ob.tail_rows : 0, int(dv.pair_ok), int(dv.tma_store));
+                     ob.box_rows, oa.tail_rows, ob.tail_rows, int(dv.pair_ok),
+                     int(dv.tma_store));
     Problem p{M, N, K, batch};
     cudaLaunchConfig_t cfg{};
     cfg.gridDim = dim3(grid);
@@ -302,10 +305,7 @@ cudaError_t launch_planes(const OperandView* va, const OperandView* vb, typename
     cfg.stream = stream;
     // Programmatic dependent launch (kiln/grid_dependency.cuh): the prologue overlaps the previous
     // kernel's tail. KILN_GEMM_PDL=0 turns it off (A/B experiments).
-    static const bool pdl = [] {
-        const char* e = std::getenv("KILN_GEMM_PDL");
-        return !(e && e[0] == '0');
-    }();
+    static const bool pdl = !env_off("KILN_GEMM_PDL");
     // A cluster dimension only for real clusters: KILN_GEMM_CLUSTER_ATTR=1 adds it for 1-CTA
     // ones too (A/B experiments).
     static const bool cluster_attr = [] {
