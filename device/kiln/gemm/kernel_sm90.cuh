@@ -252,6 +252,19 @@ __device__ __forceinline__ void split_index(int i, int e, int& inner, int& outer
     inner = i - outer * e;
 }
 
+/// Loads the one box of a rank-3 operand whose tile rows are a single box: rows from `row`,
+/// k-block at `k`, batch coordinate `batch` (already scaled by batch_mul). mask != 0: TMA
+/// multicast; policy: l2_policy(op.l2) (0: none).
+template <bool MnMajor>
+__device__ __forceinline__ void load_box(uint8_t* dst, const CUtensorMap* map, uint64_t* bar,
+                                         int k, int row, int batch, uint16_t mask,
+                                         uint64_t policy) {
+    const int32_t c[3] = {MnMajor ? row : k, MnMajor ? k : row, batch};
+    if (policy) dev::tma::load_with_policy(dst, map, bar, mask, c, policy);
+    else if (mask) dev::tma::load_multicast(dst, map, bar, mask, c);
+    else dev::tma::load(dst, map, bar, c);
+}
+
 /// Loads `rows` rows (a multiple of op.box_rows) starting at `row`, k-block at `k`, into `dst`
 /// (row r of the range lands in 64-row chunk r/64, 8 KiB each). mask != 0: TMA multicast.
 /// policy: l2_policy(op.l2), made once per thread.
@@ -273,12 +286,8 @@ __device__ __forceinline__ void load_rows(uint8_t* dst, const CUtensorMap* map,
             else dev::tma::load(dst + i * 128, m, bar, c);
         };
         if (op.rank == 3) {
-            const int32_t c[3] = {x, y, b};
-            const CUtensorMap* m = row + i == op.tail_start ? tail_map : map;
-            if (policy)
-                dev::tma::load_with_policy(dst + i * 128, m, bar, mask, c, policy);
-            else
-                issue(m, c);
+            load_box<MnMajor>(dst + i * 128, row + i == op.tail_start ? tail_map : map, bar, k0,
+                              r0, b, mask, policy);
         } else if (op.rank == 5) {
             const int32_t c[5] = {x, y, r1, k1, b};
             issue(map, c);
@@ -494,6 +503,14 @@ __global__ void __launch_bounds__(Cfg::Threads, 1)
         WorkUnit w = first;
         const uint64_t policy_a = dev::tma::l2_policy(oa.l2);
         const uint64_t policy_b = dev::tma::l2_policy(ob.l2);
+        // Both operands plain matrices (rank-3 maps) whose tile rows are one box each.
+        // -DKILN_SM90_SINGLE_BOXES=0: the general path for every operand (A/B).
+#ifndef KILN_SM90_SINGLE_BOXES
+#define KILN_SM90_SINGLE_BOXES 1
+#endif
+        const bool single_boxes = KILN_SM90_SINGLE_BOXES && Planes == 1 && oa.rank == 3 &&
+                                  ob.rank == 3 &&
+                                  oa.box_rows == BM && ob.box_rows == Cfg::BRowsPerCta;
         for (int u = cluster_id; u < sched.total(); u += clusters) {
             if (u != cluster_id) w = unit_at(u);
             const TileCoord tc = w.coord;
@@ -528,27 +545,49 @@ __global__ void __launch_bounds__(Cfg::Threads, 1)
                                acc_bias.batched ? tc.batch : 0);
                 bias_phase ^= 1u;
             }
-            for (int kb = w.k_begin; kb < w.k_end; ++kb) {
-                // A fresh barrier counts as having completed the phase before phase 0, so
-                // the first pass through the ring does not block.
-                dev::mbarrier::wait(&empty[st.stage], st.phase ^ 1u);
-                // Our full barrier receives our A, our B half and the peer's B half (every
-                // plane of each).
-                dev::mbarrier::arrive_expect_tx(&full[st.stage], stage_bytes);
-                for (int pl = 0; pl < Planes; ++pl) {
-                    load_rows<Cfg::MnMajorA>(a_tile(st.stage, pl), &tm_a.plane[pl],
-                                             tail_of(tm_a, pl), &full[st.stage], oa, tc.m * BM,
-                                             BM, kb * BK, tc.batch, 0, policy_a);
-                    // With a cluster, each CTA loads its share of B's rows and multicasts it.
-                    load_rows<Cfg::MnMajorB>(
-                        b_tile(st.stage, pl) + rank * Cfg::BRowsPerCta * 128, &tm_b.plane[pl],
-                        tail_of(tm_b, pl), &full[st.stage], ob,
-                        tc.n * BN + rank * Cfg::BRowsPerCta,
-                        Cfg::BRowsPerCta, kb * BK, tc.batch,
-                        Cfg::ClusterM > 1 ? uint16_t((1u << Cfg::ClusterM) - 1) : uint16_t(0),
-                        policy_b);
+            const uint16_t b_mask =
+                Cfg::ClusterM > 1 ? uint16_t((1u << Cfg::ClusterM) - 1) : uint16_t(0);
+            const int a_row = tc.m * BM, b_row = tc.n * BN + rank * Cfg::BRowsPerCta;
+            // Fills the ring with the unit's k-blocks; issue(stage, k) loads one.
+            const auto stream = [&](const auto& issue) {
+                for (int kb = w.k_begin; kb < w.k_end; ++kb) {
+                    // A fresh barrier counts as having completed the phase before phase 0, so
+                    // the first pass through the ring does not block.
+                    dev::mbarrier::wait(&empty[st.stage], st.phase ^ 1u);
+                    // Our full barrier receives our A, our B half and the peer's B half (every
+                    // plane of each).
+                    dev::mbarrier::arrive_expect_tx(&full[st.stage], stage_bytes);
+                    issue(st.stage, kb * BK);
+                    st.advance();
                 }
-                st.advance();
+            };
+            if (single_boxes) {
+                // Only the k coordinate moves: everything else is the tile's, worked out here
+                // and not per k-block. The general path's box loop and mode split made the
+                // thread's issue the ring's bottleneck at decode-ish (bench/NOTES.md v34).
+                const CUtensorMap* map_a =
+                    a_row == oa.tail_start ? tail_of(tm_a, 0) : &tm_a.plane[0];
+                const CUtensorMap* map_b =
+                    b_row == ob.tail_start ? tail_of(tm_b, 0) : &tm_b.plane[0];
+                const int batch_a = tc.batch * oa.batch_mul, batch_b = tc.batch * ob.batch_mul;
+                stream([&](int s, int k) {
+                    load_box<Cfg::MnMajorA>(a_tile(s, 0), map_a, &full[s], k, a_row, batch_a, 0,
+                                            policy_a);
+                    // With a cluster, each CTA loads its share of B's rows and multicasts it.
+                    load_box<Cfg::MnMajorB>(b_tile(s, 0) + rank * Cfg::BRowsPerCta * 128, map_b,
+                                            &full[s], k, b_row, batch_b, b_mask, policy_b);
+                });
+            } else {
+                stream([&](int s, int k) {
+                    for (int pl = 0; pl < Planes; ++pl) {
+                        load_rows<Cfg::MnMajorA>(a_tile(s, pl), &tm_a.plane[pl], tail_of(tm_a, pl),
+                                                 &full[s], oa, a_row, BM, k, tc.batch, 0, policy_a);
+                        load_rows<Cfg::MnMajorB>(b_tile(s, pl) + rank * Cfg::BRowsPerCta * 128,
+                                                 &tm_b.plane[pl], tail_of(tm_b, pl), &full[s], ob,
+                                                 b_row, Cfg::BRowsPerCta, k, tc.batch, b_mask,
+                                                 policy_b);
+                    }
+                });
             }
         }
         // The CTA may not leave while the peer's consumers can still arrive on our empty
