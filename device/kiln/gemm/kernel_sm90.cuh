@@ -503,13 +503,16 @@ __global__ void __launch_bounds__(Cfg::Threads, 1)
         WorkUnit w = first;
         const uint64_t policy_a = dev::tma::l2_policy(oa.l2);
         const uint64_t policy_b = dev::tma::l2_policy(ob.l2);
-        // Both operands plain matrices (rank-3 maps) whose tile rows are one box each.
+        // Both operands plain matrices (rank-3 maps) whose tile rows are one box each. Not in
+        // the 256-wide split-K kernels (nor are their tail maps): with both paths ptxas spilled 70
+        // of them, and their compute-bound tiles leave the producer slack.
         // -DKILN_SM90_SINGLE_BOXES=0: the general path for every operand (A/B).
 #ifndef KILN_SM90_SINGLE_BOXES
 #define KILN_SM90_SINGLE_BOXES 1
 #endif
-        const bool single_boxes = KILN_SM90_SINGLE_BOXES && Planes == 1 && oa.rank == 3 &&
-                                  ob.rank == 3 &&
+        constexpr bool SingleBoxPath =
+            KILN_SM90_SINGLE_BOXES && Planes == 1 && !(Cfg::SplitK && BN == 256);
+        const bool single_boxes = SingleBoxPath && oa.rank == 3 && ob.rank == 3 &&
                                   oa.box_rows == BM && ob.box_rows == Cfg::BRowsPerCta;
         for (int u = cluster_id; u < sched.total(); u += clusters) {
             if (u != cluster_id) w = unit_at(u);
