@@ -127,11 +127,13 @@ struct Config {
     static constexpr int ATileBytes = BM * BK * sizeof(Element);
     static constexpr int BTileBytes = BN * BK * sizeof(Element);
     static constexpr int StageBytes = Planes * (ATileBytes + BTileBytes);
-    // A box that overhangs M or N loads only its rows (TmaOperand::tail_rows). Not in the
-    // 256-wide split-K kernels: with it ptxas spilled their consumers (56-248 byte frames; the
-    // fix-up beside 128 accumulators leaves no room, bench/NOTES.md v33). The skinny products
-    // whose boxes overhang most split 128-wide tiles.
-    static constexpr bool TailMaps = !(SplitK && BN == 256);
+    // The 256-wide split-K kernels keep 128 accumulators beside the fix-up: ptxas spilled their
+    // consumers when their producer took tail maps (56-248 byte frames, bench/NOTES.md v33) or
+    // the single-box path as well (70 kernels, v34). Their compute-bound tiles leave the
+    // producer slack, and the skinny products whose boxes overhang most split 128-wide tiles.
+    static constexpr bool TightRegisters = SplitK && BN == 256;
+    // A box that overhangs M or N loads only its rows (TmaOperand::tail_rows).
+    static constexpr bool TailMaps = !TightRegisters;
     // Real 16-bit outputs of whole 64-column panels may leave through the TMA-store epilogue
     // (store_staged.cuh): one 16 KiB staging buffer per consumer warpgroup after the ring and
     // the barriers.
@@ -244,6 +246,11 @@ struct TmaOperand {
     __host__ __device__ int box_bytes(int row, int rows) const {
         return (row == tail_start ? tail_rows : rows) * 128;
     }
+    /// The map a rank-3 box starting at `row` loads through: the tail map for the tail box.
+    __device__ const CUtensorMap* box_map(int row, const CUtensorMap* map,
+                                          const CUtensorMap* tail_map) const {
+        return row == tail_start ? tail_map : map;
+    }
 };
 
 /// Splits a flattened index over (inner extent e, outer): no division for single modes.
@@ -286,8 +293,8 @@ __device__ __forceinline__ void load_rows(uint8_t* dst, const CUtensorMap* map,
             else dev::tma::load(dst + i * 128, m, bar, c);
         };
         if (op.rank == 3) {
-            load_box<MnMajor>(dst + i * 128, row + i == op.tail_start ? tail_map : map, bar, k0,
-                              r0, b, mask, policy);
+            load_box<MnMajor>(dst + i * 128, op.box_map(row + i, map, tail_map), bar, k0, r0, b,
+                              mask, policy);
         } else if (op.rank == 5) {
             const int32_t c[5] = {x, y, r1, k1, b};
             issue(map, c);
@@ -503,15 +510,14 @@ __global__ void __launch_bounds__(Cfg::Threads, 1)
         WorkUnit w = first;
         const uint64_t policy_a = dev::tma::l2_policy(oa.l2);
         const uint64_t policy_b = dev::tma::l2_policy(ob.l2);
-        // Both operands plain matrices (rank-3 maps) whose tile rows are one box each. Not in
-        // the 256-wide split-K kernels (nor are their tail maps): with both paths ptxas spilled 70
-        // of them, and their compute-bound tiles leave the producer slack.
-        // -DKILN_SM90_SINGLE_BOXES=0: the general path for every operand (A/B).
+        // Both operands plain matrices (rank-3 maps) whose tile rows are one box each, where the
+        // registers allow (Config::TightRegisters). -DKILN_SM90_SINGLE_BOXES=0: the general path
+        // for every operand (A/B).
 #ifndef KILN_SM90_SINGLE_BOXES
 #define KILN_SM90_SINGLE_BOXES 1
 #endif
         constexpr bool SingleBoxPath =
-            KILN_SM90_SINGLE_BOXES && Planes == 1 && !(Cfg::SplitK && BN == 256);
+            KILN_SM90_SINGLE_BOXES && Planes == 1 && !Cfg::TightRegisters;
         const bool single_boxes = SingleBoxPath && oa.rank == 3 && ob.rank == 3 &&
                                   oa.box_rows == BM && ob.box_rows == Cfg::BRowsPerCta;
         for (int u = cluster_id; u < sched.total(); u += clusters) {
@@ -568,10 +574,8 @@ __global__ void __launch_bounds__(Cfg::Threads, 1)
                 // Only the k coordinate moves: everything else is the tile's, worked out here
                 // and not per k-block. The general path's box loop and mode split made the
                 // thread's issue the ring's bottleneck at decode-ish (bench/NOTES.md v34).
-                const CUtensorMap* map_a =
-                    a_row == oa.tail_start ? tail_of(tm_a, 0) : &tm_a.plane[0];
-                const CUtensorMap* map_b =
-                    b_row == ob.tail_start ? tail_of(tm_b, 0) : &tm_b.plane[0];
+                const CUtensorMap* map_a = oa.box_map(a_row, &tm_a.plane[0], tail_of(tm_a, 0));
+                const CUtensorMap* map_b = ob.box_map(b_row, &tm_b.plane[0], tail_of(tm_b, 0));
                 const int batch_a = tc.batch * oa.batch_mul, batch_b = tc.batch * ob.batch_mul;
                 stream([&](int s, int k) {
                     load_box<Cfg::MnMajorA>(a_tile(s, 0), map_a, &full[s], k, a_row, batch_a, 0,
