@@ -1,8 +1,12 @@
 """Which kernels cuBLAS / cuBLASLt run for the GEMM benchmark's shapes (bf16 in, fp32 accumulate,
 bf16 out): the kernel names (tile, cluster and warpgroup shapes are spelled in them) from the
-torch profiler, for comparing kiln's configuration with the peer's.
+torch profiler, with each launch's grid and block, for comparing kiln's configuration and
+scheduling with the peer's (a persistent kernel launches one wave of CTAs; a separate launch or a
+memset around it shows a tail or fix-up phase).
 Usage: python3 bench/cublas_kernels.py [MxNxK ...] (default: the GEMM benchmark's shapes)"""
+import json
 import sys
+import tempfile
 
 import torch
 from torch.profiler import ProfilerActivity, profile
@@ -15,12 +19,24 @@ if len(sys.argv) > 1:
 
 
 def kernels_of(fn):
+    """The GPU work of one call, in launch order: name, then grid and block where it is a kernel."""
     fn()
     torch.cuda.synchronize()
     with profile(activities=[ProfilerActivity.CUDA]) as prof:
         fn()
         torch.cuda.synchronize()
-    return sorted({e.name for e in prof.events() if e.device_type.name == "CUDA"})
+    with tempfile.NamedTemporaryFile(suffix=".json") as f:
+        prof.export_chrome_trace(f.name)
+        trace = json.load(open(f.name))
+    gpu = [e for e in trace.get("traceEvents", [])
+           if e.get("ph") == "X" and e.get("cat") in ("kernel", "gpu_memset", "gpu_memcpy")]
+    gpu.sort(key=lambda e: e["ts"])
+    out = []
+    for e in gpu:
+        args = e.get("args", {})
+        launch = f" grid={args['grid']} block={args['block']}" if "grid" in args else ""
+        out.append(f"{e['name']}{launch}")
+    return out
 
 
 for M, N, K in shapes:
