@@ -27,7 +27,8 @@ def kernels_of(fn):
         torch.cuda.synchronize()
     with tempfile.NamedTemporaryFile(suffix=".json") as f:
         prof.export_chrome_trace(f.name)
-        trace = json.load(open(f.name))
+        with open(f.name) as exported:
+            trace = json.load(exported)
     gpu = [e for e in trace.get("traceEvents", [])
            if e.get("ph") == "X" and e.get("cat") in ("kernel", "gpu_memset", "gpu_memcpy")]
     gpu.sort(key=lambda e: e["ts"])
