@@ -127,6 +127,16 @@ __device__ __forceinline__ void load_multicast(void* smem_dst, const CUtensorMap
                                     map, coords, bar, cta_mask);
 }
 
+/// A load multicast to the CTAs in `cta_mask`, or a plain one when the mask is 0: for kernels that
+/// run both paired and unpaired.
+template <int R>
+__device__ __forceinline__ void load_or_multicast(void* smem_dst, const CUtensorMap* map,
+                                                  uint64_t* bar, uint16_t cta_mask,
+                                                  const int32_t (&coords)[R]) {
+    if (cta_mask) load_multicast(smem_dst, map, bar, cta_mask, coords);
+    else load(smem_dst, map, bar, coords);
+}
+
 /// How a load's lines rank for eviction from L2 (PTX createpolicy): evict_first for an operand
 /// the kernel reads exactly once, so that its stream does not push out lines that are read
 /// again; evict_last for lines worth keeping over the rest.

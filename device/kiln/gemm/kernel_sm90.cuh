@@ -268,8 +268,7 @@ __device__ __forceinline__ void load_box(uint8_t* dst, const CUtensorMap* map, u
                                          uint64_t policy) {
     const int32_t c[3] = {MnMajor ? row : k, MnMajor ? k : row, batch};
     if (policy) dev::tma::load_with_policy(dst, map, bar, mask, c, policy);
-    else if (mask) dev::tma::load_multicast(dst, map, bar, mask, c);
-    else dev::tma::load(dst, map, bar, c);
+    else dev::tma::load_or_multicast(dst, map, bar, mask, c);
 }
 
 /// Loads `rows` rows (a multiple of op.box_rows) starting at `row`, k-block at `k`, into `dst`
@@ -288,19 +287,15 @@ __device__ __forceinline__ void load_rows(uint8_t* dst, const CUtensorMap* map,
         const int b = batch * op.batch_mul;
         const int x = MnMajor ? r0 : k0, y = MnMajor ? k0 : r0;
         // The map has only the modes that exist: {x, y, [r1], [k1], batch} (rank 3 to 5).
-        auto issue = [&](const CUtensorMap* m, const auto& c) {
-            if (mask) dev::tma::load_multicast(dst + i * 128, m, bar, mask, c);
-            else dev::tma::load(dst + i * 128, m, bar, c);
-        };
         if (op.rank == 3) {
             load_box<MnMajor>(dst + i * 128, op.box_map(row + i, map, tail_map), bar, k0, r0, b,
                               mask, policy);
         } else if (op.rank == 5) {
             const int32_t c[5] = {x, y, r1, k1, b};
-            issue(map, c);
+            dev::tma::load_or_multicast(dst + i * 128, map, bar, mask, c);
         } else {
             const int32_t c[4] = {x, y, op.r0 != INT_MAX ? r1 : k1, b};
-            issue(map, c);
+            dev::tma::load_or_multicast(dst + i * 128, map, bar, mask, c);
         }
     }
 }
