@@ -33,6 +33,8 @@
 // configured kernel, the last ones split on that one. -DKILN_AB_BAND_BN=W with KILN_AB_BAND=R
 // runs the last R rows of M-tiles as a second, unpaired launch of 128 x W tiles (a retiled
 // last wave; bench/NOTES.md "v24"); KILN_AB_GROUP=G sets the rasterization group (default 16).
+// -DKILN_AB_BM=64 runs 64-row tiles on one consumer warpgroup; -DKILN_AB_SPLIT_ALL builds the
+// configured kernel with split-K, and KILN_AB_SPLITS=S then splits every tile's K in S.
 // KILN_AB_SUSTAIN=S (with -DKILN_AB_CUBLAS) replaces the alternation: each of the two runs
 // back to back for S seconds, twice, with the SM clock and board power sampled through NVML
 // (clock_sampler.h); KILN_AB_ONCE=1 calls each twice untimed (0 TFLOP/s), for Nsight Compute.
@@ -80,8 +82,16 @@ constexpr bool kSplitK = true;
 #else
 constexpr bool kSplitK = false;
 #endif
+#ifndef KILN_AB_BM
+#define KILN_AB_BM 128
+#endif
+#if defined(KILN_AB_SPLIT_ALL)
+constexpr bool kSplitAll = true;
+#else
+constexpr bool kSplitAll = false;
+#endif
 using Cfg = kiln::gemm::sm90::Config<T, T, KILN_AB_BN, KILN_AB_STAGES, KILN_AB_CLUSTER, false,
-                                     false, 1, false, KILN_AB_EPISTAGE>;
+                                     false, 1, kSplitAll, KILN_AB_EPISTAGE, KILN_AB_BM>;
 // A tail split's second launch (-DKILN_AB_SPLITK): unpaired; split kernels stage no epilogue
 // inputs (kernel_sm90.cuh), but the bias + activation kernel's split 0 starts from the bias.
 #if defined(KILN_AB_BIAS_ACT)
@@ -90,7 +100,7 @@ constexpr int kSplitEpiStage = kiln::gemm::kAccBias;
 constexpr int kSplitEpiStage = 0;
 #endif
 using SplitCfg = kiln::gemm::sm90::Config<T, T, KILN_AB_BN, KILN_AB_STAGES, 1, false, false, 1,
-                                          true, kSplitEpiStage>;
+                                          true, kSplitEpiStage, KILN_AB_BM>;
 // -DKILN_AB_BAND_BN=W builds a second, unpaired kernel of 128 x W tiles; KILN_AB_BAND=R then
 // runs the last R rows of 128 on it after the rest on Cfg: the last, partial wave retiled.
 #if defined(KILN_AB_BAND_BN)
@@ -345,6 +355,23 @@ TailLaunch tail_split_workspace(int M, int N, int K, cudaStream_t s) {
     return t;
 }
 
+/// KILN_AB_SPLITS=S (-DKILN_AB_SPLIT_ALL builds): the workspace of S K splits of every tile
+/// (counters zeroed); unset or 1: none.
+kiln::gemm::SplitK whole_split_workspace(int M, int N, cudaStream_t s) {
+    kiln::gemm::SplitK sk;
+    const char* env = std::getenv("KILN_AB_SPLITS");
+    if (!kSplitAll || !env || std::atoi(env) < 2) return sk;
+    sk.splits = std::atoi(env);
+    const int64_t cta_tiles =
+        kiln::gemm::split_k_cta_tiles(M, N, 1, Cfg::BM, Cfg::BN, Cfg::ClusterM);
+    const int64_t counter_bytes = kiln::gemm::split_k_counter_bytes(cta_tiles);
+    KILN_CUDA_CHECK(cudaMalloc(&sk.counters, counter_bytes));
+    KILN_CUDA_CHECK(cudaMemsetAsync(sk.counters, 0, counter_bytes, s));
+    KILN_CUDA_CHECK(cudaMalloc(
+        &sk.partials, kiln::gemm::split_k_partial_bytes(cta_tiles, sk.splits, Cfg::BM, Cfg::BN)));
+    return sk;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -407,6 +434,7 @@ int main(int argc, char** argv) {
     TailLaunch tl;
     const char* tail_env = std::getenv("KILN_AB_TAIL");
     if (kSplitK && tail_env && tail_env[0] == '1') tl = tail_split_workspace(M, N, K, s);
+    const kiln::gemm::SplitK whole = whole_split_workspace(M, N, s);
     // KILN_AB_GROUP=G: the rasterization group (M-tiles per group; the library's 16).
     const char* group_env = std::getenv("KILN_AB_GROUP");
     const int group = group_env ? std::atoi(group_env) : 16;
@@ -430,7 +458,8 @@ int main(int argc, char** argv) {
         }
 #endif
         if (!tl.tail.tiles) {
-            KILN_CUDA_CHECK(sm90::launch_views<Cfg>(va, vb, d, dv, M, N, K, 1, epi, s, group));
+            KILN_CUDA_CHECK(sm90::launch_views<Cfg>(va, vb, d, dv, M, N, K, 1, epi, s, group, {},
+                                                    whole));
             return;
         }
         if constexpr (kSplitK) {
@@ -456,7 +485,8 @@ int main(int argc, char** argv) {
     std::printf("%dx%dx%d library %dx%d c%d %s stages=%d epistage=%d staging=%d tail=%d/%d "
                 "splits=%d defer=%d band=%d: %7.1f TFLOP/s",
                 M, N, K, Cfg::BM, Cfg::BN, Cfg::ClusterM, what, Cfg::Stages, KILN_AB_EPISTAGE,
-                Cfg::StagingPerConsumer, tl.tail.tiles, tl.tail.first, tl.tail.splits,
+                Cfg::StagingPerConsumer, tl.tail.tiles, tl.tail.first,
+                tl.tail.tiles ? tl.tail.splits : whole.splits,
                 int(kiln::gemm::sm90::StorePlan<Cfg, Epi>::DeferStore), band_rows,
                 once ? 0.0 : flop / t_lib / 1e9);
     // The float reference on sampled rows; off_reference(out) prints the largest difference of

@@ -16,13 +16,13 @@
 // 8 KiB in the canonical 128B-swizzled layout: K-major chunk = 64 rows x 128 B (64 k), MN-major
 // chunk = 64 k-rows x 128 B (64 rows), so a tile's row r always starts in chunk r/64.
 //
-// Block = 3 warpgroups (384 threads). Warpgroup 0 is the producer: it gives registers away
-// (setmaxnreg.dec) and one thread streams A/B tiles with TMA into a Stages-deep ring of smem
-// buffers, each guarded by a `full` mbarrier (TMA completes tx bytes) and an `empty` mbarrier
-// (one arrive per consumer warp once its wgmmas on that buffer retired; in a 2-CTA cluster one
-// per consumer warpgroup of both CTAs, Config::EmptyArrivals, and the producer's last act is to
+// Block = 1 + BM/64 warpgroups (384 threads at BM = 128, 256 at 64). Warpgroup 0 is the
+// producer: it gives registers away (setmaxnreg.dec) and one thread streams A/B tiles with TMA
+// into a Stages-deep ring of smem buffers, each guarded by a `full` mbarrier (TMA completes tx
+// bytes) and an `empty` mbarrier (one arrive per consumer warp once its wgmmas on that buffer
+// retired; in a 2-CTA cluster one per consumer warpgroup of both CTAs, Config::EmptyArrivals, and the producer's last act is to
 // see every buffer released once more, so that no CTA leaves while its peer may still arrive on
-// its barriers). Warpgroups 1 and 2 are consumers: each owns 64 rows of the BM=128 x BN tile,
+// its barriers). Warpgroups 1 (and 2) are consumers: each owns 64 rows of the BM x BN tile,
 // keeps a 64xBN fp32 accumulator in registers (setmaxnreg.inc) and issues m64nBNk16 wgmmas.
 // The grid is persistent (one CTA per SM); work units come from TileScheduler (grouped
 // rasterization for L2 reuse): a tile, or with split-K one of its K splits, whose partial sums
@@ -88,9 +88,10 @@ inline constexpr dev::wgmma::DType wgmma_type =
 /// and C's tile are brought into shared memory during the mainloop (C: the staging buffer grows
 /// to the warpgroup's whole 64 x BN part, one store round per tile); or kAccBias (acc_bias.cuh):
 /// the tile's column bias starts the accumulator.
+/// BM: 128 (two consumer warpgroups) or 64 (one), the tile's rows.
 template <class ElementT, class OutT, int BN_ = 256, int Stages_ = 4, int ClusterM_ = 1,
           bool MnMajorA_ = false, bool MnMajorB_ = false, int Planes_ = 1, bool SplitK_ = false,
-          int EpiStage_ = 0>
+          int EpiStage_ = 0, int BM_ = 128>
 struct Config {
     using Element = ElementT;
     using Out = OutT;
@@ -99,13 +100,14 @@ struct Config {
     static_assert(Planes == 1 || Planes == 2, "real (1 plane) or split complex (2 planes)");
     static constexpr bool SplitK = SplitK_;
     static_assert(!SplitK || Planes == 1, "split-K: real operands");
-    static constexpr int BM = 128, BN = BN_, BK = 128 / int(sizeof(Element)), Stages = Stages_;
+    static_assert(BM_ == 64 || BM_ == 128, "BM: 64 or 128 rows (one or two consumer warpgroups)");
+    static constexpr int BM = BM_, BN = BN_, BK = 128 / int(sizeof(Element)), Stages = Stages_;
     // CTAs per cluster along M. With 2, the pair shares the B tile: each CTA loads half of it and
     // multicasts it to both, cutting L2->SM traffic per CTA from (A + B) to (A + B/2).
     static constexpr int ClusterM = ClusterM_;
     static_assert(ClusterM == 1 || ClusterM == 2, "cluster of 1 or 2 CTAs along M");
     static constexpr int BRowsPerCta = BN / ClusterM;
-    static constexpr int Consumers = 2;  // warpgroups, 64 rows each
+    static constexpr int Consumers = BM / 64;  // warpgroups, 64 rows each
     static constexpr int Threads = 128 * (1 + Consumers);
     // Arrivals that release a ring slot. In a pair, one per consumer warpgroup of each CTA
     // (lane 0 of its warp 0 on its own CTA's barrier, of warp 1 on the peer's): a wgmma is
@@ -800,7 +802,7 @@ __global__ void __launch_bounds__(Cfg::Threads, 1)
                 // K split: only the last split of the tile to finish has the sum to store.
                 if constexpr (Cfg::SplitK) {
                     if (sched.splits > 1 &&
-                        !split_k_reduce(acc[0], split, w.index * Cfg::ClusterM + rank, w.split,
+                        !split_k_reduce<Cfg::Consumers>(acc[0], split, w.index * Cfg::ClusterM + rank, w.split,
                                         cw, t, kStagingBarrier + cw, split_flags + cw))
                         continue;
                 }

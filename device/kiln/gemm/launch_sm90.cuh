@@ -8,6 +8,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <cuda_runtime.h>
+#include "kiln/gemm/env.h"
 #include "kiln/gemm/kernel_sm90.cuh"
 
 namespace kiln::gemm::sm90 {
@@ -55,13 +56,6 @@ inline void choose_l2_hints(TmaOperand& oa, TmaOperand& ob, int M, int batch, in
     oa.l2 = parse(forced);
     const char* comma = std::strchr(forced, ',');
     ob.l2 = comma ? parse(comma + 1) : L2Hint::normal;
-}
-
-/// True where the environment variable `name` starts with '0': the A/B switches that turn a
-/// default off (callers keep the answer in a static, read once per process).
-inline bool env_off(const char* name) {
-    const char* e = std::getenv(name);
-    return e && e[0] == '0';
 }
 
 /// Encodes the tensor map (rank 3 to 5) of one operand (see TmaOperand) for a tile of `tile_rows`

@@ -14,22 +14,23 @@
 
 namespace kiln::gemm::sm90 {
 
-/// Called by all 128 threads (t) of consumer warpgroup `cw` after their k-blocks of split
-/// `split` of CTA tile `cta_tile`. `flag`: an int of shared memory owned by the warpgroup;
+/// Called by all 128 threads (t) of consumer warpgroup `cw` (of `Consumers`, each 64 rows of the
+/// tile) after their k-blocks of split `split` of CTA tile `cta_tile`. `flag`: an int of shared memory owned by the warpgroup;
 /// `barrier_id`: a named barrier of its 128 threads. True for the last split, whose `acc` then
 /// holds the whole sum; false for the others.
-template <int NAcc>
+template <int Consumers, int NAcc>
 __device__ __forceinline__ bool split_k_reduce(float (&acc)[NAcc], const SplitK& sk,
                                                int cta_tile, int split, int cw, int t,
                                                int barrier_id, int* flag) {
     static_assert(NAcc % 4 == 0, "fragments move as float4");
+    static_assert(Consumers >= 1 && Consumers <= kSplitKConsumers, "counters per tile");
     constexpr int Vectors = NAcc / 4;  // float4 per thread
     constexpr int64_t Fragment = 128 * NAcc;  // floats per warpgroup and split
     int* counter = sk.counters + cta_tile * kSplitKConsumers + cw;
     // Split s of this warpgroup's fragment; thread t's float4 j at [j * 128 + t] (coalesced).
     auto slice = [&](int s) {
         return reinterpret_cast<float4*>(sk.partials) +
-               ((int64_t(cta_tile) * sk.splits + s) * kSplitKConsumers + cw) * (Fragment / 4) + t;
+               ((int64_t(cta_tile) * sk.splits + s) * Consumers + cw) * (Fragment / 4) + t;
     };
     float4* own = slice(split);
 #pragma unroll
@@ -59,7 +60,7 @@ __device__ __forceinline__ bool split_k_reduce(float (&acc)[NAcc], const SplitK&
     if (split <= 1) add(slice(1 - split), false);
     else add(slice(0), true), add(slice(1), false);
     // Walked by address: a split index spilled in the 232-register consumers of the SiLU kernels.
-    constexpr int64_t kSplitStride = Fragment / 4 * kSplitKConsumers;  // float4 from s to s + 1
+    constexpr int64_t kSplitStride = Fragment / 4 * Consumers;  // float4 from s to s + 1
     for (const float4 *p = slice(2), *end = slice(sk.splits); p < end; p += kSplitStride)
         add(p, false);
     return true;

@@ -18,7 +18,7 @@ struct SplitK {
     float* partials = nullptr;   // [cta tile][split][consumer][64 x BN fragment]
 };
 
-inline constexpr int kSplitKConsumers = 2;  // consumer warpgroups of the sm90 kernel
+inline constexpr int kSplitKConsumers = 2;  // the most consumer warpgroups of the sm90 kernel
 
 /// CTA tiles of an M x N x batch problem with bm x bn tiles in clusters of cluster_m along M
 /// (a cluster's last CTA may lie past M: it still has a tile).
