@@ -109,7 +109,9 @@ for name, M, N, K in (shapes if want("gemm") else []):
 
 # --- split-K: tiles that leave SMs idle (default_params splits their K; KILN_GEMM_SPLITK=S
 # forces S splits, 1 none, for A/B runs in another process). 2048^3 fills the SMs with whole
-# tiles (no split by default) and is here for the forced runs.
+# tiles (no split by default) and is here for the forced runs. 256 x 4096 x 4096,
+# 128 x 8192 x 8192 and 127 x 4096 x 4096 run unsplit as short products on paired 64-row tiles
+# (src/gemm/short_rows.cuh; KILN_GEMM_SHORT_ROWS=0 runs them split on 128-row tiles).
 splitk_shapes = [(256, 4096, 4096), (128, 8192, 8192), (127, 4096, 4096), (512, 2048, 8192),
                  (1024, 1024, 8192), (256, 8192, 8192), (2048, 2048, 2048)]
 # --- the tail split: more tiles than one wave, the last wave under half full (params.h

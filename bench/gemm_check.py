@@ -304,6 +304,20 @@ case_linear(3, 2000, 2104, out_dt=torch.float32, act="gelu", bias_mode="col",
 case_linear(40, 1000, 4104, batch=2, in_dt=torch.float16, out_dt=torch.float16, act="relu",
             bias_mode="col", want="tma")
 case_linear(64, 4096, 2048, alpha=0.5, act="silu", want="tma")
+# short products (src/gemm/short_rows.cuh): 65 to 128 or 193 to 256 rows on paired 64-row
+# tiles, 64 wide (127 x 4096: 64 pairs; 65 x 4224: 66, the second M-tile one row; 96 x 2100 b2:
+# ragged N, whose last B box overhangs in the second CTA's half, direct stores) or 128 wide
+# (96 x 5120, 100 x 8192, 256 and 200 rows: two pair rows); every epilogue kernel: copy,
+# bias + activation (fp32 and fp16 outputs), linear with C and a row bias
+case_linear(127, 4096, 512, want="tma")
+case_linear(65, 4224, 128, act="relu", bias_mode="col", want="tma")
+case_linear(96, 2100, 264, batch=2, in_dt=torch.float16, out_dt=torch.float16, act="gelu",
+            bias_mode="col", bias_dt=torch.float16, want="tma")
+case_linear(96, 5120, 520, out_dt=torch.float32, act="gelu", bias_mode="col", want="tma")
+case_linear(100, 8192, 264, in_dt=torch.float16, out_dt=torch.float16, beta=0.5, act="relu",
+            bias_mode="row", want="tma")
+case_linear(256, 4096, 1024, alpha=2.0, act="silu", bias_mode="col", want="tma")
+case_linear(200, 4000, 256, alpha=0.5, beta=1.0, want="tma")
 # 2-CTA clusters with an odd number of M-tiles (the spare CTA loads zeros, stores nothing)
 case_linear(2100, 4096, 256, want="tma")
 case_linear(1100, 2048, 128, batch=8, act="relu", bias_mode="row", want="tma")

@@ -5,6 +5,7 @@
 #include <cstdlib>
 #include <cuda_runtime.h>
 #include "kiln/gemm.h"
+#include "kiln/gemm/env.h"
 #include "kiln/gemm/params.h"
 #include "kiln/gemm/split_k.h"
 #include "kiln/gemm/views.h"
@@ -49,6 +50,7 @@ struct Problem {
     SplitK split{};     // K splits of the sm90 kernel (run_sm90_any sets them)
     TileRange range{};  // the tiles of the sm90 launch (run_sm90_any: a tail split's two)
     int cluster_m = 1;  // CTAs per cluster of the sm90 kernel (run_sm90_any sets it)
+    int block_m = 128;  // rows of the sm90 kernel's tile: 128, or 64 (short_rows.cuh)
 };
 
 /// CTAs per cluster of the sm90 instantiations that take no Params (the chain kernel): 2
@@ -84,7 +86,9 @@ inline bool tma_ok(const void* p, int64_t ld, int64_t stride, int batch, int eb)
 /// sm90_<in>_<out>.cu for In in {bf16, f16, e4m3, e5m2}, Out in {bf16, f16, f32}; MnA/MnB:
 /// operand major order (p.va.mn_major / p.vb.mn_major; both false for 8-bit inputs). bn: 256 or
 /// 128; 192, 160 or 144, a fill width (params.h: unpaired, unsplit, 16-bit inputs only); or 64
-/// or 16 for the few-row kernel (few_rows.cuh: unpaired, 16-bit K-major only).
+/// or 16 for the few-row kernel (few_rows.cuh: unpaired, 16-bit K-major only); with
+/// p.block_m = 64, 64 or 128 for the short product (short_rows.cuh: paired, unsplit, 16-bit
+/// K-major only).
 template <class In, class Out, bool MnA, bool MnB>
 cudaError_t run_sm90(const Problem& p, int bn);
 
@@ -101,10 +105,7 @@ inline int block_n_override(int bn) {
 /// does a KILN_GEMM_GROUP_M override: an odd group would not give the unpaired second launch
 /// the groups of the paired first (run_sm90_any).
 inline bool tail_split_enabled() {
-    static const bool on = [] {
-        const char* e = std::getenv("KILN_GEMM_TAIL_SPLIT");
-        return !(e && e[0] == '0') && !std::getenv("KILN_GEMM_GROUP_M");
-    }();
+    static const bool on = !env_off("KILN_GEMM_TAIL_SPLIT") && !std::getenv("KILN_GEMM_GROUP_M");
     return on;
 }
 

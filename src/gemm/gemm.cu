@@ -5,6 +5,7 @@
 #include <cuda_runtime.h>
 #include "dispatch.h"
 #include "few_rows.cuh"
+#include "short_rows.cuh"
 #include "kiln/gemm.h"
 #include "kiln/gemm/params.h"
 
@@ -92,6 +93,13 @@ cudaError_t run_few_rows(const Problem& p, int sms) {
     return run_sm90_in(q, bn);
 }
 
+/// The short product (short_rows.cuh) on 64 x bn tiles in 2-CTA clusters.
+cudaError_t run_short_rows(Problem p, int bn) {
+    p.block_m = kShortRowsBlockM;
+    p.cluster_m = 2;
+    return run_sm90_in(p, bn);
+}
+
 }  // namespace
 
 cudaError_t run_sm90_any(Problem p, const Params& prm) {
@@ -176,8 +184,11 @@ Status gemmEx(Op ta, Op tb, int M, int N, int K, float alpha, const void* A, int
             return n;
         }();
         cudaError_t e;
+        const int short_n = transforms ? 0 : detail::short_rows_tile_n(p, sms);
         if (!transforms && detail::few_rows_transposed(p, sms)) {
             e = detail::run_few_rows(p, sms);
+        } else if (short_n) {
+            e = detail::run_short_rows(p, short_n);
         } else {
             const Params prm = default_params(M, N, K, o.batch, eb, sms, p.vb.one_box());
             e = !transforms                   ? detail::run_sm90_any(p, prm)

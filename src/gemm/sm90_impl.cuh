@@ -13,16 +13,23 @@ inline BiasType to_bias_type(DataType t) {
                                 : BiasType::F32;
 }
 
-/// The kernel shape of every sm90 instantiation: 128 x BN tiles, 1- or 2-CTA clusters
-/// (Problem::cluster_m, run_sm90_act); SplitK: whether it can split K (gemmEx and contract
-/// without transforms). EpiStage: what the epilogue stages in shared memory (epilogue_stage.cuh).
-/// Stages fill shared memory: 4 at BN = 256 and 192, 6 at 160, 144 and 128, 8 at 64 and 16 (the
-/// few-row kernel streams one operand from DRAM and needs the bytes in flight, bench/NOTES.md
-/// v28; at 16, 12 stages fit but ran 1-2% slower than 8, v29).
+/// Ring stages of a BM x BN tile. 128 rows: 4 at BN = 256 and 192, 6 at 160, 144 and 128, 8 at
+/// 64 and 16 (the few-row kernel streams one operand from DRAM and needs the bytes in flight,
+/// bench/NOTES.md v28; at 16, 12 stages fit but ran 1-2% slower than 8, v29). 64 rows (the
+/// short product, which streams B): 13 at 64, 8 at 128, what fits beside the staging buffer.
+constexpr int sm90_stages(int bm, int bn) {
+    if (bm == 64) return bn == 64 ? 13 : 8;
+    return bn >= 192 ? 4 : bn >= 128 ? 6 : 8;
+}
+
+/// The kernel shape of every sm90 instantiation: BM x BN tiles (BM = 128, or 64 for the short
+/// product), 1- or 2-CTA clusters (Problem::cluster_m, run_sm90_act); SplitK: whether it can
+/// split K (gemmEx and contract without transforms). EpiStage: what the epilogue stages in
+/// shared memory (epilogue_stage.cuh).
 template <class In, class Out, int BN, bool MnA, bool MnB, bool SplitK = false,
-          int ClusterM = sm90_default_cluster_m(BN), int EpiStage = 0>
-using Sm90Config = sm90::Config<In, Out, BN, BN >= 192 ? 4 : BN >= 128 ? 6 : 8, ClusterM, MnA,
-                                MnB, 1, SplitK, EpiStage>;
+          int ClusterM = sm90_default_cluster_m(BN), int EpiStage = 0, int BM = 128>
+using Sm90Config = sm90::Config<In, Out, BN, sm90_stages(BM, BN), ClusterM, MnA, MnB, 1, SplitK,
+                                EpiStage, BM>;
 
 /// alpha * acc + beta * c_op(C) + bias, then Act (the Problem's epilogue fields).
 template <class Out, Activation Act, class CXf = transform::Identity>
@@ -100,16 +107,18 @@ cudaError_t launch_sm90(const Problem& p, const Epi& epi) {
 /// The bias + activation kernel of one tile shape, per activation: EpilogueBiasAct, whose
 /// column bias starts the accumulator (acc_bias.cuh; split 0's, in split kernels) and whose
 /// epilogue only scales and activates.
-template <class In, class Out, bool MnA, bool MnB, int BN, bool SplitK, int ClusterM>
+template <class In, class Out, bool MnA, bool MnB, int BN, bool SplitK, int ClusterM,
+          int BM = 128>
 cudaError_t run_sm90_bias_act(const Problem& p) {
     return with_activation(p.act, [&](auto act) {
         // epilogue_kind never picks split SiLU tiles: not compiled (the kernel spilled)
         if constexpr (SplitK && act.value == Activation::SiLU)
-            return launch_sm90<Sm90Config<In, Out, BN, MnA, MnB, SplitK, ClusterM, 0>, Out>(
+            return launch_sm90<Sm90Config<In, Out, BN, MnA, MnB, SplitK, ClusterM, 0, BM>, Out>(
                 p, linear_epilogue<Out, act.value>(p));
         else
-            return launch_sm90<Sm90Config<In, Out, BN, MnA, MnB, SplitK, ClusterM, kAccBias>,
-                               Out>(p, bias_act_epilogue<act.value>(p));
+            return launch_sm90<
+                Sm90Config<In, Out, BN, MnA, MnB, SplitK, ClusterM, kAccBias, BM>, Out>(
+                p, bias_act_epilogue<act.value>(p));
     });
 }
 
@@ -121,17 +130,18 @@ cudaError_t run_sm90_bias_act(const Problem& p) {
 /// Unsplit linear kernels stage the column bias in shared memory during the mainloop
 /// (epilogue_stage.cuh), so the epilogue does not wait on its loads, and the cuBLASLt-style
 /// case (column bias and activation, no C) gets its own kernel (run_sm90_bias_act).
-template <class In, class Out, bool MnA, bool MnB, int BN, bool SplitK, int ClusterM>
+template <class In, class Out, bool MnA, bool MnB, int BN, bool SplitK, int ClusterM,
+          int BM = 128>
 cudaError_t run_sm90_cfg(const Problem& p) {
     const EpilogueKind kind = epilogue_kind(p, SplitK);
     if (kind == EpilogueKind::Copy)
-        return launch_sm90<Sm90Config<In, Out, BN, MnA, MnB, SplitK, ClusterM, 0>, Out>(
+        return launch_sm90<Sm90Config<In, Out, BN, MnA, MnB, SplitK, ClusterM, 0, BM>, Out>(
             p, EpilogueCopy{});
     if (kind == EpilogueKind::BiasAct)
-        return run_sm90_bias_act<In, Out, MnA, MnB, BN, SplitK, ClusterM>(p);
+        return run_sm90_bias_act<In, Out, MnA, MnB, BN, SplitK, ClusterM, BM>(p);
     constexpr int Stage = SplitK ? 0 : stage_columns(1);
     return with_activation(p.act, [&](auto act) {
-        return launch_sm90<Sm90Config<In, Out, BN, MnA, MnB, SplitK, ClusterM, Stage>, Out>(
+        return launch_sm90<Sm90Config<In, Out, BN, MnA, MnB, SplitK, ClusterM, Stage, BM>, Out>(
             p, linear_epilogue<Out, act.value>(p));
     });
 }
@@ -194,8 +204,23 @@ cudaError_t run_sm90_fill(const Problem& p) {
     }
 }
 
+/// 64 x BN tiles (BN = 64 or 128, short_rows.cuh's widths) in pairs, unsplit: the short
+/// product, for 16-bit K-major operands only; anything else is refused.
+template <class In, class Out, bool MnA, bool MnB>
+cudaError_t run_sm90_short(const Problem& p, int bn) {
+    if constexpr (sizeof(In) == 2 && !MnA && !MnB) {
+        if (p.cluster_m != 2 || p.split.splits > 1) return cudaErrorInvalidValue;
+        return bn == 64    ? run_sm90_cfg<In, Out, MnA, MnB, 64, false, 2, 64>(p)
+               : bn == 128 ? run_sm90_cfg<In, Out, MnA, MnB, 128, false, 2, 64>(p)
+                           : cudaErrorInvalidValue;
+    } else {
+        return cudaErrorInvalidValue;
+    }
+}
+
 template <class In, class Out, bool MnA, bool MnB>
 cudaError_t run_sm90(const Problem& p, int bn) {
+    if (p.block_m == 64) return run_sm90_short<In, Out, MnA, MnB>(p, bn);
     return bn == 256   ? run_sm90_act<In, Out, MnA, MnB, 256>(p)
            : bn == 192 ? run_sm90_fill<In, Out, MnA, MnB, 192>(p)
            : bn == 160 ? run_sm90_fill<In, Out, MnA, MnB, 160>(p)

@@ -6,6 +6,7 @@
 // accumulator (acc_bias.cuh: misaligned for TMA, or |alpha| < 1, where bias / alpha could
 // overflow), nor a GELU whose alpha its folded constants cannot hold (epilogue.cuh).
 #include "../../src/gemm/few_rows.cuh"
+#include "../../src/gemm/short_rows.cuh"
 #include "../../src/gemm/sm90_impl.cuh"
 
 namespace {
@@ -119,6 +120,27 @@ static_assert(few_rows_splits(63, 32, 132) == 2, "63 tiles of short K: fill");
 static_assert(few_rows_splits(32, 31, 132) == 1, "no split under 16 k-blocks each");
 static_assert(few_rows_splits(132, 4096, 132) == 1, "a full wave");
 static_assert(few_rows_splits(0, 64, 132) == 1, "no tiles");
+
+// Short products (short_rows.cuh): 65 to 128 or 193 to 256 rows (an even count of 64-row
+// M-tiles) on 64-row tiles in pairs, at the narrowest width (64, then 128) whose pairs fit one
+// wave of 66 and fill at least half of it; 64 wide only up to K = 8192 (128 k-blocks).
+using kiln::gemm::detail::short_rows_tile_n;
+static_assert(short_rows_tile_n(127, 4096, 4096, 1, 132) == 64, "64 pairs of 64 x 64 tiles");
+static_assert(short_rows_tile_n(128, 4096, 8192, 1, 132) == 64, "two M-tiles, one pair row");
+static_assert(short_rows_tile_n(65, 4224, 4096, 1, 132) == 64, "66 pairs: one full wave");
+static_assert(short_rows_tile_n(96, 5120, 5120, 1, 132) == 128, "80 narrow pairs: 40 of 128");
+static_assert(short_rows_tile_n(100, 8192, 4096, 1, 132) == 128, "64 pairs of 128 x 64 tiles");
+static_assert(short_rows_tile_n(256, 4096, 4096, 1, 132) == 128, "two pair rows of 32");
+static_assert(short_rows_tile_n(200, 4096, 14336, 1, 132) == 128, "128 wide: any K");
+static_assert(short_rows_tile_n(96, 2048, 4096, 2, 132) == 64, "a batch counts its pairs");
+static_assert(short_rows_tile_n(96, 4096, 8200, 1, 132) == 0,
+              "64 wide past K = 8192: the 128-row path's long splits");
+static_assert(short_rows_tile_n(80, 2048, 8192, 1, 132) == 0, "32 pairs: under half a wave");
+static_assert(short_rows_tile_n(160, 4096, 4096, 1, 132) == 0, "three M-tiles: a CTA idles");
+static_assert(short_rows_tile_n(256, 5120, 4096, 1, 132) == 0, "80 pairs at 128: a second wave");
+static_assert(short_rows_tile_n(64, 4096, 4096, 1, 132) == 0, "64 rows: one M-tile (few rows)");
+static_assert(short_rows_tile_n(257, 4096, 4096, 1, 132) == 0, "257 rows: a third pair row");
+static_assert(short_rows_tile_n(128, 4096, 4096, 1, 0) == 0, "no SMs known");
 
 // The transposed problem: 16 rows of batched activations (K-major, lda 520) against shared
 // 8192 x 512 weights (K-major, ldb 512), D with a padded ldc and a column bias.

@@ -1,0 +1,69 @@
+// Internal: short products (65 to 256 rows of A, LLM decoding at larger batches) on 64-row tiles
+// of one consumer warpgroup, in 2-CTA clusters whose two M-tiles share each B tile.
+// Why: with 128-row tiles such a product has one or two M-tiles, so the grid is as many CTAs as
+// B has 128-row tiles; it either leaves SMs idle or splits K and pays for the partial sums.
+// Halving the tile's rows doubles the CTAs that stream B while the pair still loads each B tile
+// once (multicast), the shape cuBLAS runs there (64 x 64 tiles in 1 x 2 clusters at
+// 127 x 4096 x 4096). Against the 128-row path in the same run (library, H200, bench/NOTES.md
+// v36), plain: 127 x 4096 x 4096 0.64 -> 0.77 of cuBLAS, 128 x 4096 x 4096 0.83 -> 0.99,
+// 96 x 5120 x 5120 0.75 -> 0.95 and 128 x 8192 x 8192 0.85 -> 1.00 on 128-wide tiles,
+// 256 x 4096 x 4096 0.82 -> 1.00; bias + ReLU against cuBLASLt 0.66 -> 0.86, 0.85 -> 1.12,
+// 0.78 -> 0.96, 0.86 -> 1.01, 0.85 -> 1.01.
+// Only where the pairs make between half a wave and one wave: past one wave a second, partial
+// wave of pairs cost more than the tiles saved (160 x 7168 x 8192: 0.72 -> 0.47 in the
+// harness), and under half a wave the tiles stream too little of B at once (80 x 2048 x 8192 on
+// 32 pairs: 0.52).
+#pragma once
+#include <cstdint>
+#include "dispatch.h"
+
+namespace kiln::gemm::detail {
+
+/// Rows of the short product's tile (one consumer warpgroup).
+inline constexpr int kShortRowsBlockM = 64;
+
+/// The tile widths the short product may take, narrowest first (sm90_impl.cuh instantiates
+/// these).
+inline constexpr int kShortRowsWidths[] = {64, 128};
+
+/// k-blocks (of 128 bytes) up to which 64-wide pairs beat the 128-row path. That path runs such
+/// outputs (at most 33 128-row tiles) split in two; at 96 x 4096 x 11008 and 128 x 4096 x 14336
+/// its long splits ran 0.945 and 0.921 of cuBLAS against 0.928 and 0.860 on 64 x 64 pairs, at
+/// K = 4096 its short ones 0.64-0.83 against 0.77-0.99 (bench/NOTES.md v36).
+inline constexpr int64_t kShortRowsNarrowMaxKBlocks = 128;
+
+/// The tile width of the short product of an M x N x K x batch output of 16-bit elements on
+/// `sms` SMs: the narrowest of kShortRowsWidths whose pairs of 64-row tiles fit one wave of
+/// 2-CTA clusters, provided they fill at least half of it and, 64 wide, K is at most
+/// kShortRowsNarrowMaxKBlocks; 0 (the 128-row path) when it does not, or when M is at most 64
+/// rows (one M-tile: the pair would idle a CTA), 129 to 192 (three M-tiles: one pair would idle
+/// a CTA; 192 x 4096 x 4096 0.99 -> 0.92 of cuBLAS) or more than 256 (more than two pairs'
+/// rows).
+constexpr int short_rows_tile_n(int M, int N, int K, int batch, int sms) {
+    const int m_tiles = (M + kShortRowsBlockM - 1) / kShortRowsBlockM;
+    if (m_tiles < 2 || m_tiles > 4 || m_tiles % 2 != 0 || sms < 4) return 0;
+    const int64_t pair_rows = m_tiles / 2;
+    for (const int bn : kShortRowsWidths) {
+        const int64_t pairs = pair_rows * ((int64_t(N) + bn - 1) / bn) * batch;
+        if (pairs > sms / 2) continue;
+        const bool fills = 2 * pairs >= sms / 2;
+        const bool k_fits = bn > 64 || k_blocks_of(K, 2) <= kShortRowsNarrowMaxKBlocks;
+        return fills && k_fits ? bn : 0;
+    }
+    return 0;
+}
+
+/// KILN_GEMM_SHORT_ROWS=0 turns the short-product path off (experiments only).
+inline bool short_rows_enabled() {
+    static const bool on = !env_off("KILN_GEMM_SHORT_ROWS");
+    return on;
+}
+
+/// The tile width p (a gemmEx call without transforms or sums, on the TMA path) runs the short
+/// product at, or 0: 16-bit K-major operands and short_rows_tile_n's shape rule on `sms` SMs.
+inline int short_rows_tile_n(const Problem& p, int sms) {
+    if (!is16(p.a_type) || p.va.mn_major || p.vb.mn_major || !short_rows_enabled()) return 0;
+    return short_rows_tile_n(p.M, p.N, p.K, p.batch, sms);
+}
+
+}  // namespace kiln::gemm::detail
