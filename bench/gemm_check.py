@@ -318,6 +318,14 @@ case_linear(100, 8192, 264, in_dt=torch.float16, out_dt=torch.float16, beta=0.5,
             bias_mode="row", want="tma")
 case_linear(256, 4096, 1024, alpha=2.0, act="silu", bias_mode="col", want="tma")
 case_linear(200, 4000, 256, alpha=0.5, beta=1.0, want="tma")
+# short products under half a wave of pairs split K (64 wide): 80 x 2048 in two (ragged K),
+# 128 x 1024 in four (bias + ReLU: split 0 starts from the bias), 100 x 1000 in two (ragged N,
+# C and a row bias, fp32 out: the linear epilogue's fix-up), 256 x 1024 (two pair rows, SiLU)
+case_linear(80, 2048, 2056, want="tma")
+case_linear(128, 1024, 4096, act="relu", bias_mode="col", want="tma")
+case_linear(100, 1000, 2104, out_dt=torch.float32, beta=0.5, act="gelu", bias_mode="row",
+            want="tma")
+case_linear(256, 1024, 2048, alpha=2.0, act="silu", bias_mode="col", want="tma")
 # 2-CTA clusters with an odd number of M-tiles (the spare CTA loads zeros, stores nothing)
 case_linear(2100, 4096, 256, want="tma")
 case_linear(1100, 2048, 128, batch=8, act="relu", bias_mode="row", want="tma")

@@ -93,11 +93,17 @@ cudaError_t run_few_rows(const Problem& p, int sms) {
     return run_sm90_in(q, bn);
 }
 
-/// The short product (short_rows.cuh) on 64 x bn tiles in 2-CTA clusters.
-cudaError_t run_short_rows(Problem p, int bn) {
+/// The short product (short_rows.cuh) on 64 x plan.bn tiles in 2-CTA clusters, K split as
+/// planned (unsplit when no workspace can be had).
+cudaError_t run_short_rows(Problem p, const ShortRows& plan) {
     p.block_m = kShortRowsBlockM;
     p.cluster_m = 2;
-    return run_sm90_in(p, bn);
+    if (plan.splits > 1) {
+        const int64_t tiles =
+            split_k_cta_tiles(p.M, p.N, p.batch, kShortRowsBlockM, plan.bn, p.cluster_m);
+        p.split = split_workspace(p, tiles, plan.splits, kShortRowsBlockM, plan.bn);
+    }
+    return run_sm90_in(p, plan.bn);
 }
 
 }  // namespace
@@ -184,11 +190,12 @@ Status gemmEx(Op ta, Op tb, int M, int N, int K, float alpha, const void* A, int
             return n;
         }();
         cudaError_t e;
-        const int short_n = transforms ? 0 : detail::short_rows_tile_n(p, sms);
+        const detail::ShortRows short_rows =
+            transforms ? detail::ShortRows{} : detail::short_rows_plan(p, sms);
         if (!transforms && detail::few_rows_transposed(p, sms)) {
             e = detail::run_few_rows(p, sms);
-        } else if (short_n) {
-            e = detail::run_short_rows(p, short_n);
+        } else if (short_rows.bn) {
+            e = detail::run_short_rows(p, short_rows);
         } else {
             const Params prm = default_params(M, N, K, o.batch, eb, sms, p.vb.one_box());
             e = !transforms                   ? detail::run_sm90_any(p, prm)

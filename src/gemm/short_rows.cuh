@@ -9,10 +9,9 @@
 // 96 x 5120 x 5120 0.75 -> 0.95 and 128 x 8192 x 8192 0.85 -> 1.00 on 128-wide tiles,
 // 256 x 4096 x 4096 0.82 -> 1.00; bias + ReLU against cuBLASLt 0.66 -> 0.86, 0.85 -> 1.12,
 // 0.78 -> 0.96, 0.86 -> 1.01, 0.85 -> 1.01.
-// Only where the pairs make between half a wave and one wave: past one wave a second, partial
-// wave of pairs cost more than the tiles saved (160 x 7168 x 8192: 0.72 -> 0.47 in the
-// harness), and under half a wave the tiles stream too little of B at once (80 x 2048 x 8192 on
-// 32 pairs: 0.52).
+// Only where the pairs fit one wave: past it a second, partial wave of pairs cost more than the
+// tiles saved (160 x 7168 x 8192: 0.72 -> 0.47 in the harness); under half a wave the pairs
+// split K (80 x 2048 x 8192 on 32 pairs: 0.52 unsplit, 0.81 in two).
 #pragma once
 #include <cstdint>
 #include "dispatch.h"
@@ -32,25 +31,36 @@ inline constexpr int kShortRowsWidths[] = {64, 128};
 /// K = 4096 its short ones 0.64-0.83 against 0.77-0.99 (bench/NOTES.md v36).
 inline constexpr int64_t kShortRowsNarrowMaxKBlocks = 128;
 
-/// The tile width of the short product of an M x N x K x batch output of 16-bit elements on
-/// `sms` SMs: the narrowest of kShortRowsWidths whose pairs of 64-row tiles fit one wave of
-/// 2-CTA clusters, provided they fill at least half of it and, 64 wide, K is at most
-/// kShortRowsNarrowMaxKBlocks; 0 (the 128-row path) when it does not, or when M is at most 64
-/// rows (one M-tile: the pair would idle a CTA), 129 to 192 (three M-tiles: one pair would idle
-/// a CTA; 192 x 4096 x 4096 0.99 -> 0.92 of cuBLAS) or more than 256 (more than two pairs'
-/// rows).
-constexpr int short_rows_tile_n(int M, int N, int K, int batch, int sms) {
+/// The short product's launch: its tile width (0: the 128-row path) and K splits (1: none).
+struct ShortRows {
+    int bn = 0;
+    int splits = 1;
+};
+
+/// The short product of an M x N x K x batch output of 16-bit elements on `sms` SMs: the
+/// narrowest of kShortRowsWidths whose pairs of 64-row tiles fit one wave of 2-CTA clusters
+/// (64 wide only while K is at most kShortRowsNarrowMaxKBlocks), unsplit where they fill at
+/// least half of it; 64-wide pairs under half a wave split K to fill it, within split-K's bounds
+/// (bounded_splits: in the library 80 x 2048 x 8192's 32 pairs split in two ran 0.81 of cuBLAS,
+/// the 128-row path's 16 tiles split in four 0.69, and 128 x 1024 x 8192 0.61 -> 0.98 split in
+/// four; bench/NOTES.md v36). 128-wide pairs are
+/// never under half a wave: they are taken only where the 64-wide ones were more than one.
+/// None (the 128-row path) when M is at most 64 rows (one M-tile: the pair would idle a CTA),
+/// 129 to 192 (three M-tiles: one pair would idle a CTA; 192 x 4096 x 4096 0.99 -> 0.92 of
+/// cuBLAS) or more than 256 (more than two pairs' rows), or when the split would not reach two.
+constexpr ShortRows short_rows_plan(int M, int N, int K, int batch, int sms) {
     const int m_tiles = (M + kShortRowsBlockM - 1) / kShortRowsBlockM;
-    if (m_tiles < 2 || m_tiles > 4 || m_tiles % 2 != 0 || sms < 4) return 0;
-    const int64_t pair_rows = m_tiles / 2;
+    if (m_tiles < 2 || m_tiles > 4 || m_tiles % 2 != 0 || sms < 4) return {};
+    const int64_t pair_rows = m_tiles / 2, wave = sms / 2, k_blocks = k_blocks_of(K, 2);
     for (const int bn : kShortRowsWidths) {
         const int64_t pairs = pair_rows * ((int64_t(N) + bn - 1) / bn) * batch;
-        if (pairs > sms / 2) continue;
-        const bool fills = 2 * pairs >= sms / 2;
-        const bool k_fits = bn > 64 || k_blocks_of(K, 2) <= kShortRowsNarrowMaxKBlocks;
-        return fills && k_fits ? bn : 0;
+        if (pairs > wave) continue;
+        if (bn == 64 && k_blocks > kShortRowsNarrowMaxKBlocks) return {};
+        if (2 * pairs >= wave) return {bn, 1};
+        const int64_t splits = bn == 64 ? bounded_splits(wave / pairs, k_blocks) : 1;
+        return splits >= 2 ? ShortRows{bn, int(splits)} : ShortRows{};
     }
-    return 0;
+    return {};
 }
 
 /// KILN_GEMM_SHORT_ROWS=0 turns the short-product path off (experiments only).
@@ -59,11 +69,11 @@ inline bool short_rows_enabled() {
     return on;
 }
 
-/// The tile width p (a gemmEx call without transforms or sums, on the TMA path) runs the short
-/// product at, or 0: 16-bit K-major operands and short_rows_tile_n's shape rule on `sms` SMs.
-inline int short_rows_tile_n(const Problem& p, int sms) {
-    if (!is16(p.a_type) || p.va.mn_major || p.vb.mn_major || !short_rows_enabled()) return 0;
-    return short_rows_tile_n(p.M, p.N, p.K, p.batch, sms);
+/// The short product p (a gemmEx call without transforms or sums, on the TMA path) runs as, or
+/// none: 16-bit K-major operands and short_rows_plan's shape rule on `sms` SMs.
+inline ShortRows short_rows_plan(const Problem& p, int sms) {
+    if (!is16(p.a_type) || p.va.mn_major || p.vb.mn_major || !short_rows_enabled()) return {};
+    return short_rows_plan(p.M, p.N, p.K, p.batch, sms);
 }
 
 }  // namespace kiln::gemm::detail

@@ -149,10 +149,10 @@ cudaError_t run_sm90_cfg(const Problem& p) {
 /// The split-capable kernel only where K is split: compiled in, its fix-up cost unsplit
 /// launches ~7% on a short problem (decode-ish 256x8192x8192: 0.82x cuBLAS with it, 0.88x
 /// without, the same run; bench/NOTES.md v10).
-template <class In, class Out, bool MnA, bool MnB, int BN, int ClusterM>
+template <class In, class Out, bool MnA, bool MnB, int BN, int ClusterM, int BM = 128>
 cudaError_t run_sm90_split(const Problem& p) {
-    return p.split.splits > 1 ? run_sm90_cfg<In, Out, MnA, MnB, BN, true, ClusterM>(p)
-                              : run_sm90_cfg<In, Out, MnA, MnB, BN, false, ClusterM>(p);
+    return p.split.splits > 1 ? run_sm90_cfg<In, Out, MnA, MnB, BN, true, ClusterM, BM>(p)
+                              : run_sm90_cfg<In, Out, MnA, MnB, BN, false, ClusterM, BM>(p);
 }
 
 /// Whether a paired 128-wide launch of this epilogue kind runs in pairs: on the bias +
@@ -204,15 +204,17 @@ cudaError_t run_sm90_fill(const Problem& p) {
     }
 }
 
-/// 64 x BN tiles (BN = 64 or 128, short_rows.cuh's widths) in pairs, unsplit: the short
-/// product, for 16-bit K-major operands only; anything else is refused.
+/// 64 x BN tiles (BN = 64 or 128, short_rows.cuh's widths) in pairs: the short product, split
+/// or not at 64, unsplit at 128 (short_rows_plan never splits it), for 16-bit K-major operands
+/// only; anything else is refused.
 template <class In, class Out, bool MnA, bool MnB>
 cudaError_t run_sm90_short(const Problem& p, int bn) {
     if constexpr (sizeof(In) == 2 && !MnA && !MnB) {
-        if (p.cluster_m != 2 || p.split.splits > 1) return cudaErrorInvalidValue;
-        return bn == 64    ? run_sm90_cfg<In, Out, MnA, MnB, 64, false, 2, 64>(p)
-               : bn == 128 ? run_sm90_cfg<In, Out, MnA, MnB, 128, false, 2, 64>(p)
-                           : cudaErrorInvalidValue;
+        if (p.cluster_m != 2) return cudaErrorInvalidValue;
+        if (bn == 64) return run_sm90_split<In, Out, MnA, MnB, 64, 2, 64>(p);
+        return bn == 128 && p.split.splits == 1
+                   ? run_sm90_cfg<In, Out, MnA, MnB, 128, false, 2, 64>(p)
+                   : cudaErrorInvalidValue;
     } else {
         return cudaErrorInvalidValue;
     }

@@ -123,24 +123,33 @@ static_assert(few_rows_splits(0, 64, 132) == 1, "no tiles");
 
 // Short products (short_rows.cuh): 65 to 128 or 193 to 256 rows (an even count of 64-row
 // M-tiles) on 64-row tiles in pairs, at the narrowest width (64, then 128) whose pairs fit one
-// wave of 66 and fill at least half of it; 64 wide only up to K = 8192 (128 k-blocks).
-using kiln::gemm::detail::short_rows_tile_n;
-static_assert(short_rows_tile_n(127, 4096, 4096, 1, 132) == 64, "64 pairs of 64 x 64 tiles");
-static_assert(short_rows_tile_n(128, 4096, 8192, 1, 132) == 64, "two M-tiles, one pair row");
-static_assert(short_rows_tile_n(65, 4224, 4096, 1, 132) == 64, "66 pairs: one full wave");
-static_assert(short_rows_tile_n(96, 5120, 5120, 1, 132) == 128, "80 narrow pairs: 40 of 128");
-static_assert(short_rows_tile_n(100, 8192, 4096, 1, 132) == 128, "64 pairs of 128 x 64 tiles");
-static_assert(short_rows_tile_n(256, 4096, 4096, 1, 132) == 128, "two pair rows of 32");
-static_assert(short_rows_tile_n(200, 4096, 14336, 1, 132) == 128, "128 wide: any K");
-static_assert(short_rows_tile_n(96, 2048, 4096, 2, 132) == 64, "a batch counts its pairs");
-static_assert(short_rows_tile_n(96, 4096, 8200, 1, 132) == 0,
+// wave of 66, unsplit where they fill at least half of it, else (64 wide) K split to fill it;
+// 64 wide only up to K = 8192 (128 k-blocks).
+constexpr bool short_rows(int M, int N, int K, int batch, int bn, int splits) {
+    const auto r = kiln::gemm::detail::short_rows_plan(M, N, K, batch, 132);
+    return r.bn == bn && r.splits == splits;
+}
+static_assert(short_rows(127, 4096, 4096, 1, 64, 1), "64 pairs of 64 x 64 tiles");
+static_assert(short_rows(128, 4096, 8192, 1, 64, 1), "two M-tiles, one pair row");
+static_assert(short_rows(65, 4224, 4096, 1, 64, 1), "66 pairs: one full wave");
+static_assert(short_rows(96, 5120, 5120, 1, 128, 1), "80 narrow pairs: 40 of 128");
+static_assert(short_rows(100, 8192, 4096, 1, 128, 1), "64 pairs of 128 x 64 tiles");
+static_assert(short_rows(256, 4096, 4096, 1, 128, 1), "two pair rows of 32");
+static_assert(short_rows(200, 4096, 14336, 1, 128, 1), "128 wide: any K");
+static_assert(short_rows(96, 2048, 4096, 2, 64, 1), "a batch counts its pairs");
+static_assert(short_rows(80, 2048, 8192, 1, 64, 2), "32 pairs: split in two");
+static_assert(short_rows(128, 1024, 4096, 1, 64, 4), "16 pairs: split in four");
+static_assert(short_rows(96, 512, 4096, 1, 64, 4), "8 pairs: at most four splits");
+static_assert(short_rows(128, 1024, 1024, 1, 0, 1), "16 k-blocks: no split, no short product");
+static_assert(short_rows(256, 1024, 2048, 1, 64, 2), "32 pairs over two pair rows");
+static_assert(short_rows(96, 4096, 8200, 1, 0, 1),
               "64 wide past K = 8192: the 128-row path's long splits");
-static_assert(short_rows_tile_n(80, 2048, 8192, 1, 132) == 0, "32 pairs: under half a wave");
-static_assert(short_rows_tile_n(160, 4096, 4096, 1, 132) == 0, "three M-tiles: a CTA idles");
-static_assert(short_rows_tile_n(256, 5120, 4096, 1, 132) == 0, "80 pairs at 128: a second wave");
-static_assert(short_rows_tile_n(64, 4096, 4096, 1, 132) == 0, "64 rows: one M-tile (few rows)");
-static_assert(short_rows_tile_n(257, 4096, 4096, 1, 132) == 0, "257 rows: a third pair row");
-static_assert(short_rows_tile_n(128, 4096, 4096, 1, 0) == 0, "no SMs known");
+static_assert(short_rows(160, 4096, 4096, 1, 0, 1), "three M-tiles: a CTA idles");
+static_assert(short_rows(256, 5120, 4096, 1, 0, 1), "80 pairs at 128: a second wave");
+static_assert(short_rows(64, 4096, 4096, 1, 0, 1), "64 rows: one M-tile (few rows)");
+static_assert(short_rows(257, 4096, 4096, 1, 0, 1), "257 rows: a third pair row");
+static_assert(kiln::gemm::detail::short_rows_plan(128, 4096, 4096, 1, 0).bn == 0,
+              "no SMs known");
 
 // The transposed problem: 16 rows of batched activations (K-major, lda 520) against shared
 // 8192 x 512 weights (K-major, ldb 512), D with a padded ldc and a column bias.

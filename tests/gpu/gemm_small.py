@@ -56,8 +56,10 @@ for (M, N, K) in [(128, 256, 64), (129, 257, 72), (2304, 2048, 2048), (2304, 199
     torch.cuda.synchronize()
     print("plain", M, N, K, st, taken)
     assert st == "success" and taken == "tma"
-# split-K (2 splits; ragged M, N, K; C read by the last split, fp32 output)
-for M, N, K, out_dt in ((128, 256, 2048, torch.bfloat16), (100, 300, 2104, torch.float32)):
+# split-K (2 splits; ragged M, N, K; C read by the last split, fp32 output); 96 x 1000 x 2056 is
+# a short product split in two (16 pairs of 64 x 64 tiles, src/gemm/short_rows.cuh)
+for M, N, K, out_dt in ((128, 256, 2048, torch.bfloat16), (100, 300, 2104, torch.float32),
+                        (96, 1000, 2056, torch.bfloat16)):
     a = torch.randn(M, K, device="cuda").bfloat16()
     w = torch.randn(N, K, device="cuda").bfloat16()
     c = torch.randn(M, N, device="cuda").to(out_dt)
