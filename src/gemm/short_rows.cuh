@@ -5,10 +5,10 @@
 // Halving the tile's rows doubles the CTAs that stream B while the pair still loads each B tile
 // once (multicast), the shape cuBLAS runs there (64 x 64 tiles in 1 x 2 clusters at
 // 127 x 4096 x 4096). Against the 128-row path in the same run (library, H200, bench/NOTES.md
-// v36), plain: 127 x 4096 x 4096 0.64 -> 0.77 of cuBLAS, 128 x 4096 x 4096 0.83 -> 0.99,
-// 96 x 5120 x 5120 0.75 -> 0.95 and 128 x 8192 x 8192 0.85 -> 1.00 on 128-wide tiles,
-// 256 x 4096 x 4096 0.82 -> 1.00; bias + ReLU against cuBLASLt 0.66 -> 0.86, 0.85 -> 1.12,
-// 0.78 -> 0.96, 0.86 -> 1.01, 0.85 -> 1.01.
+// v36), plain: 127 x 4096 x 4096 0.68 -> 0.80 of cuBLAS, 128 x 4096 x 4096 0.85 -> 1.02,
+// 96 x 5120 x 5120 0.75 -> 0.95 and 128 x 8192 x 8192 0.87 -> 0.99 on 128-wide tiles,
+// 256 x 4096 x 4096 0.82 -> 1.02; bias + ReLU against cuBLASLt 0.70 -> 0.89, 0.87 -> 1.13,
+// 0.78 -> 0.98, 0.89 -> 1.00, 0.84 -> 1.03.
 // Only where the pairs fit one wave: past it a second, partial wave of pairs cost more than the
 // tiles saved (160 x 7168 x 8192: 0.72 -> 0.47 in the harness); under half a wave the pairs
 // split K (80 x 2048 x 8192 on 32 pairs: 0.52 unsplit, 0.81 in two).
