@@ -21,7 +21,9 @@ KILN_GEMM_BN=256 runs them as before; 2048^3, whose wide tiles fill the SMs, is 
 `sweep` (their union up to 512 rows, for sweeping the tile width and split switches) and
 `short` (65 to 128 or 193 to 256 rows whose pairs of 64-row tiles fill half a wave to one: the
 short product, src/gemm/short_rows.cuh; KILN_GEMM_SHORT_ROWS=0 runs them on 128-row tiles) and
-`shortsplit` (short products whose pairs make under half a wave: K split) and
+`shortsplit` (short products whose pairs make under half a wave: K split) and `ksweep` (127
+and 128 rows against 4096-wide weights across K: the short product's fixed and per-k-block
+costs against cuBLAS's) and
 `onewave` (one full wave of 128 x 256 tiles, which the heuristic runs unpaired:
 KILN_GEMM_CLUSTER=2 pairs them).
 A third argument, `relu` or `gelu`, times bias + activation against cuBLASLt's fused epilogue
@@ -67,6 +69,8 @@ SETS = {
               (128, 4096, 8192), (200, 4096, 14336), (65, 4224, 4096), (256, 4224, 4096)),
     "shortsplit": ((80, 2048, 8192), (128, 2048, 4096), (128, 2048, 8192), (96, 2048, 4096),
                    (128, 1024, 8192), (256, 1024, 4096)),
+    "ksweep": ((127, 4096, 2048), (127, 4096, 4096), (127, 4096, 8192), (128, 4096, 2048),
+               (128, 4096, 4096), (128, 4096, 8192)),
 }
 # `sweep`: every shape above that fits one wave of 128 x 128 tiles or splits, for sweeping the
 # tile width and split switches (one process per setting).
