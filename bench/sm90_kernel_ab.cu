@@ -328,6 +328,18 @@ std::function<void()> cublaslt_bias_act(const T* a, const T* b, const T* bias, T
 }
 #endif
 
+/// Device buffers for `splits` K splits of `cta_tiles` tiles of bm x bn (counters zeroed).
+kiln::gemm::SplitK split_buffers(int64_t cta_tiles, int splits, int bm, int bn, cudaStream_t s) {
+    kiln::gemm::SplitK sk;
+    sk.splits = splits;
+    const int64_t counter_bytes = kiln::gemm::split_k_counter_bytes(cta_tiles);
+    KILN_CUDA_CHECK(cudaMalloc(&sk.counters, counter_bytes));
+    KILN_CUDA_CHECK(cudaMemsetAsync(sk.counters, 0, counter_bytes, s));
+    KILN_CUDA_CHECK(
+        cudaMalloc(&sk.partials, kiln::gemm::split_k_partial_bytes(cta_tiles, splits, bm, bn)));
+    return sk;
+}
+
 /// The tail split (params.h) of the launch, with one worker per SM or per pair of SMs, and the
 /// split-K workspace of its second launch (counters zeroed); no tiles: none.
 struct TailLaunch {
@@ -345,31 +357,18 @@ TailLaunch tail_split_workspace(int M, int N, int K, cudaStream_t s) {
         cluster_tiles, int(kiln::gemm::k_blocks_of(K, sizeof(T))), sms / Cfg::ClusterM);
     const int64_t cta_tiles = int64_t(t.tail.tiles) * Cfg::ClusterM;
     if (cta_tiles == 0) return t;
-    t.split.splits = t.tail.splits;
-    const int64_t counter_bytes = kiln::gemm::split_k_counter_bytes(cta_tiles);
-    KILN_CUDA_CHECK(cudaMalloc(&t.split.counters, counter_bytes));
-    KILN_CUDA_CHECK(cudaMemsetAsync(t.split.counters, 0, counter_bytes, s));
-    const int64_t partial_bytes =
-        kiln::gemm::split_k_partial_bytes(cta_tiles, t.tail.splits, SplitCfg::BM, SplitCfg::BN);
-    KILN_CUDA_CHECK(cudaMalloc(&t.split.partials, partial_bytes));
+    t.split = split_buffers(cta_tiles, t.tail.splits, SplitCfg::BM, SplitCfg::BN, s);
     return t;
 }
 
 /// KILN_AB_SPLITS=S (-DKILN_AB_SPLIT_ALL builds): the workspace of S K splits of every tile
 /// (counters zeroed); unset or 1: none.
 kiln::gemm::SplitK whole_split_workspace(int M, int N, cudaStream_t s) {
-    kiln::gemm::SplitK sk;
     const char* env = std::getenv("KILN_AB_SPLITS");
-    if (!kSplitAll || !env || std::atoi(env) < 2) return sk;
-    sk.splits = std::atoi(env);
-    const int64_t cta_tiles =
-        kiln::gemm::split_k_cta_tiles(M, N, 1, Cfg::BM, Cfg::BN, Cfg::ClusterM);
-    const int64_t counter_bytes = kiln::gemm::split_k_counter_bytes(cta_tiles);
-    KILN_CUDA_CHECK(cudaMalloc(&sk.counters, counter_bytes));
-    KILN_CUDA_CHECK(cudaMemsetAsync(sk.counters, 0, counter_bytes, s));
-    KILN_CUDA_CHECK(cudaMalloc(
-        &sk.partials, kiln::gemm::split_k_partial_bytes(cta_tiles, sk.splits, Cfg::BM, Cfg::BN)));
-    return sk;
+    const int splits = env ? std::atoi(env) : 1;
+    if (!kSplitAll || splits < 2) return {};
+    return split_buffers(kiln::gemm::split_k_cta_tiles(M, N, 1, Cfg::BM, Cfg::BN, Cfg::ClusterM),
+                         splits, Cfg::BM, Cfg::BN, s);
 }
 
 }  // namespace

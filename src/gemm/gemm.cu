@@ -190,11 +190,11 @@ Status gemmEx(Op ta, Op tb, int M, int N, int K, float alpha, const void* A, int
             return n;
         }();
         cudaError_t e;
-        const detail::ShortRows short_rows =
-            transforms ? detail::ShortRows{} : detail::short_rows_plan(p, sms);
         if (!transforms && detail::few_rows_transposed(p, sms)) {
             e = detail::run_few_rows(p, sms);
-        } else if (short_rows.bn) {
+        } else if (const detail::ShortRows short_rows =
+                       transforms ? detail::ShortRows{} : detail::short_rows_plan(p, sms);
+                   short_rows.bn) {
             e = detail::run_short_rows(p, short_rows);
         } else {
             const Params prm = default_params(M, N, K, o.batch, eb, sms, p.vb.one_box());

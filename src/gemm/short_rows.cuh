@@ -43,8 +43,8 @@ struct ShortRows {
 /// least half of it; 64-wide pairs under half a wave split K to fill it, within split-K's bounds
 /// (bounded_splits: in the library 80 x 2048 x 8192's 32 pairs split in two ran 0.81 of cuBLAS,
 /// the 128-row path's 16 tiles split in four 0.69, and 128 x 1024 x 8192 0.61 -> 0.98 split in
-/// four; bench/NOTES.md v36). 128-wide pairs are
-/// never under half a wave: they are taken only where the 64-wide ones were more than one.
+/// four; bench/NOTES.md v36). 128-wide pairs are never under half a wave: they are taken only
+/// where the 64-wide ones were more than one.
 /// None (the 128-row path) when M is at most 64 rows (one M-tile: the pair would idle a CTA),
 /// 129 to 192 (three M-tiles: one pair would idle a CTA; 192 x 4096 x 4096 0.99 -> 0.92 of
 /// cuBLAS) or more than 256 (more than two pairs' rows), or when the split would not reach two.

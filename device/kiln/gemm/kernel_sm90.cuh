@@ -20,9 +20,9 @@
 // producer: it gives registers away (setmaxnreg.dec) and one thread streams A/B tiles with TMA
 // into a Stages-deep ring of smem buffers, each guarded by a `full` mbarrier (TMA completes tx
 // bytes) and an `empty` mbarrier (one arrive per consumer warp once its wgmmas on that buffer
-// retired; in a 2-CTA cluster one per consumer warpgroup of both CTAs, Config::EmptyArrivals, and the producer's last act is to
-// see every buffer released once more, so that no CTA leaves while its peer may still arrive on
-// its barriers). Warpgroups 1 (and 2) are consumers: each owns 64 rows of the BM x BN tile,
+// retired; in a 2-CTA cluster one per consumer warpgroup of both CTAs, Config::EmptyArrivals,
+// and the producer's last act is to see every buffer released once more, so that no CTA leaves
+// while its peer may still arrive on its barriers). Warpgroups 1 (and 2) are consumers: each owns 64 rows of the BM x BN tile,
 // keeps a 64xBN fp32 accumulator in registers (setmaxnreg.inc) and issues m64nBNk16 wgmmas.
 // The grid is persistent (one CTA per SM); work units come from TileScheduler (grouped
 // rasterization for L2 reuse): a tile, or with split-K one of its K splits, whose partial sums
@@ -802,8 +802,9 @@ __global__ void __launch_bounds__(Cfg::Threads, 1)
                 // K split: only the last split of the tile to finish has the sum to store.
                 if constexpr (Cfg::SplitK) {
                     if (sched.splits > 1 &&
-                        !split_k_reduce<Cfg::Consumers>(acc[0], split, w.index * Cfg::ClusterM + rank, w.split,
-                                        cw, t, kStagingBarrier + cw, split_flags + cw))
+                        !split_k_reduce<Cfg::Consumers>(
+                            acc[0], split, w.index * Cfg::ClusterM + rank, w.split, cw, t,
+                            kStagingBarrier + cw, split_flags + cw))
                         continue;
                 }
                 if constexpr (Cfg::AccBias) {

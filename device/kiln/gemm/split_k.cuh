@@ -15,9 +15,9 @@
 namespace kiln::gemm::sm90 {
 
 /// Called by all 128 threads (t) of consumer warpgroup `cw` (of `Consumers`, each 64 rows of the
-/// tile) after their k-blocks of split `split` of CTA tile `cta_tile`. `flag`: an int of shared memory owned by the warpgroup;
-/// `barrier_id`: a named barrier of its 128 threads. True for the last split, whose `acc` then
-/// holds the whole sum; false for the others.
+/// tile) after their k-blocks of split `split` of CTA tile `cta_tile`. `flag`: an int of shared
+/// memory owned by the warpgroup; `barrier_id`: a named barrier of its 128 threads. True for the
+/// last split, whose `acc` then holds the whole sum; false for the others.
 template <int Consumers, int NAcc>
 __device__ __forceinline__ bool split_k_reduce(float (&acc)[NAcc], const SplitK& sk,
                                                int cta_tile, int split, int cw, int t,
