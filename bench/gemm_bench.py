@@ -3,7 +3,8 @@ bf16 in, fp32 accumulate, bf16 out; random data; triton.testing.do_bench medians
 between reps). Prints a ratio table; writes JSON (GPU name, clocks, command) to --json.
 Sections: gemm (plain + fused), splitk (shapes whose tiles leave SMs idle: split-K), tail
 (shapes whose last wave is under half full: the tail split), decode (few rows: the transposed
-path), chain
+path), cold (the decode rows and the streaming split-K rows with each call's weights cold in L2,
+as a model's layers find them), chain
 (element-wise ops on A, B, C, D), sums (row / column sums), trans, diag, complex, gett, fp8;
 --only a,b runs some of them; --shapes picks the gemm section's shapes by name.
 Usage: python3 bench/gemm_bench.py [--quick] [--only SECTIONS] [--shapes NAMES] [--json PATH]"""
@@ -17,7 +18,7 @@ from triton.testing import do_bench
 sys.path.insert(0, __file__.rsplit("/", 1)[0])
 import cublas_peers as cb  # noqa: E402
 import kiln_gemm as kg  # noqa: E402
-from gemm_bench_util import bench, bench_pair, pair_fields, smi  # noqa: E402
+from gemm_bench_util import Turns, bench, bench_pair, cold_copies, pair_fields, smi  # noqa: E402
 
 quick = "--quick" in sys.argv
 only = set(sys.argv[sys.argv.index("--only") + 1].split(",")) if "--only" in sys.argv else None
@@ -66,15 +67,18 @@ def gpu_info():
                 torch=torch.__version__)
 
 
-def plain_gemm_row(kind, name, a, w, out):
-    """kiln's plain GEMM (out = a w^T) vs torch.matmul, graph-timed and eager; appends a row."""
+def plain_gemm_row(kind, name, a, w, out, cold=False):
+    """kiln's plain GEMM (out = a w^T) vs torch.matmul, graph-timed and eager; appends a row.
+    cold: each side's graph takes copies of w in turn that outgrow the L2 (cold_copies)."""
     (M, K), N = a.shape, w.shape[0]
     st, path = kg.linear(a, w, out)
     assert st == "success", st
     ref = a.float() @ w.float().t()
     err = ((out.float() - ref).norm() / ref.norm()).item()
     flop = 2.0 * M * N * K
-    t = bench_pair(lambda: torch.matmul(a, w.t()), lambda: kg.linear(a, w, out))
+    ws = cold_copies(w) if cold else [w]
+    w_peer, w_kiln = Turns(ws), Turns(ws)
+    t = bench_pair(lambda: torch.matmul(a, w_peer().t()), lambda: kg.linear(a, w_kiln(), out))
     e_cublas = bench_call(lambda: torch.matmul(a, w.t()))
     e_kiln = bench_call(lambda: kg.linear(a, w, out))
     rows.append(dict(kind=kind, shape=name, M=M, N=N, K=K, path=path, rel_err=err,
@@ -126,14 +130,20 @@ tail_shapes = [(2304, 2048, 8192), (2304, 4096, 4096), (4352, 4096, 4096), (1280
 decode_shapes = [(16, 8192, 8192), (64, 8192, 8192), (8, 8192, 28672), (32, 14336, 4096),
                  (1, 8192, 8192), (16, 4096, 4096), (64, 4096, 11008), (16, 4096, 14336),
                  (1, 4096, 4096)]
+# --- cold: the rows above that stream their weights, each call's weights cold in L2 (the
+# timed graph's calls take copies in turn): weights that fit in L2 (32 MiB at 4096 x 4096) are
+# otherwise mostly found there from the graph's previous call, which cuBLAS's 127-row kernel
+# gains more from than kiln's (bench/NOTES.md v37).
+cold_shapes = [s for s in splitk_shapes if s[0] <= 256] + decode_shapes
 for section, kind, section_shapes in (("splitk", "gemm splitk", splitk_shapes),
                                       ("tail", "gemm tail", tail_shapes),
-                                      ("decode", "gemm decode", decode_shapes)):
+                                      ("decode", "gemm decode", decode_shapes),
+                                      ("cold", "gemm cold", cold_shapes)):
     for M, N, K in (section_shapes if want(section) else []):
         a = torch.randn(M, K, device=dev, dtype=torch.bfloat16)
         w = torch.randn(N, K, device=dev, dtype=torch.bfloat16)
         plain_gemm_row(kind, f"{M}x{N}x{K}", a, w,
-                       torch.empty(M, N, device=dev, dtype=torch.bfloat16))
+                       torch.empty(M, N, device=dev, dtype=torch.bfloat16), cold=section == "cold")
         del a, w
 save()
 

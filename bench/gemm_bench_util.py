@@ -73,3 +73,26 @@ def smi(query):
                               capture_output=True, text=True).stdout.strip()
     except OSError:
         return "n/a"
+
+
+def cold_copies(w):
+    """w and copies of it that together hold more than twice the L2, for timing with cold
+    weights: a graph's calls that take them in turn (Turns) each stream their weights from DRAM,
+    as a model's layers do, where calls on one tensor find most of it in L2 from the call
+    before once it fits there (32 MiB at 4096 x 4096; bench/NOTES.md v37)."""
+    l2 = torch.cuda.get_device_properties(w.device).L2_cache_size
+    return [w] + [w.clone() for _ in range(max(1, -(-2 * l2 // w.nbytes)) - 1)]
+
+
+class Turns:
+    """The items in turn, one per call: a CUDA graph captured from calls of a function that takes
+    its operand from a Turns launches each with the next one."""
+
+    def __init__(self, items):
+        self.items, self.calls = items, 0
+
+    def __call__(self):
+        item = self.items[self.calls % len(self.items)]
+        self.calls += 1
+        return item
+

@@ -27,7 +27,10 @@ costs against cuBLAS's) and
 `onewave` (one full wave of 128 x 256 tiles, which the heuristic runs unpaired:
 KILN_GEMM_CLUSTER=2 pairs them).
 A third argument, `relu` or `gelu`, times bias + activation against cuBLASLt's fused epilogue
-(torch._addmm_activation) instead of the plain product.
+(torch._addmm_activation) instead of the plain product. `--cold` (anywhere) gives each side
+copies of the weights that outgrow twice the L2, taken in turn by the calls of its timed graph:
+every call streams its weights from DRAM, as a model's layers do (without it, weights that fit
+in L2 are mostly found there from the graph's previous call).
 Each line: label, shape, kiln and cuBLAS TFLOP/s, kiln's achieved DRAM rate (A and B read once,
 D written once), the median ratio over 8 rounds (order swapped each round) and its range, the relative error."""
 import sys
@@ -36,7 +39,7 @@ import torch
 
 sys.path.insert(0, __file__.rsplit("/", 1)[0])
 import kiln_gemm as kg  # noqa: E402
-from gemm_bench_util import bench_pair, pair_fields  # noqa: E402
+from gemm_bench_util import Turns, bench_pair, cold_copies, pair_fields  # noqa: E402
 
 SETS = {
     "skinny": ((256, 8192, 8192), (128, 8192, 8192), (512, 8192, 8192), (256, 4096, 4096),
@@ -78,9 +81,11 @@ SETS["sweep"] = tuple(dict.fromkeys(
     s for name in ("decode", "skinny", "pairs", "underfill") for s in SETS[name]
     if 1 < s[0] <= 512)) + ((512, 2048, 8192), (1024, 1024, 8192))
 
-label = sys.argv[1] if len(sys.argv) > 1 else "default"
-SHAPES = SETS[sys.argv[2] if len(sys.argv) > 2 else "skinny"]
-ACT = sys.argv[3] if len(sys.argv) > 3 else None
+COLD = "--cold" in sys.argv
+args = [x for x in sys.argv[1:] if x != "--cold"]
+label = (args[0] if args else "default") + (" cold" if COLD else "")
+SHAPES = SETS[args[1] if len(args) > 1 else "skinny"]
+ACT = args[2] if len(args) > 2 else None
 assert ACT in (None, "relu", "gelu"), ACT
 torch.manual_seed(0)
 for M, N, K in SHAPES:
@@ -88,14 +93,16 @@ for M, N, K in SHAPES:
     w = torch.randn(N, K, device="cuda", dtype=torch.bfloat16)
     out = torch.empty(M, N, device="cuda", dtype=torch.bfloat16)
     bias = torch.randn(N, device="cuda", dtype=torch.bfloat16) if ACT else None
+    ws = cold_copies(w) if COLD else [w]
+    w_kiln, w_peer = Turns(ws), Turns(ws)
 
     def run_kiln():
-        return kg.linear(a, w, out, act=ACT, bias=bias)
+        return kg.linear(a, w_kiln(), out, act=ACT, bias=bias)
 
     def run_peer():
         if ACT:
-            return torch._addmm_activation(bias, a, w.t(), use_gelu=ACT == "gelu")
-        return torch.matmul(a, w.t())
+            return torch._addmm_activation(bias, a, w_peer().t(), use_gelu=ACT == "gelu")
+        return torch.matmul(a, w_peer().t())
 
     st, path = run_kiln()
     assert st == "success" and path == "tma", (st, path)

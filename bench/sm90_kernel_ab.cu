@@ -38,6 +38,8 @@
 // KILN_AB_SUSTAIN=S (with -DKILN_AB_CUBLAS) replaces the alternation: each of the two runs
 // back to back for S seconds, twice, with the SM clock and board power sampled through NVML
 // (clock_sampler.h); KILN_AB_ONCE=1 calls each twice untimed (0 TFLOP/s), for Nsight Compute.
+// KILN_AB_COLD=R gives both sides R copies of B in turn (each call's B cold in L2 once R copies
+// outgrow it, as a model's weights are).
 // The kernel defers its stores where its epilogue does (the plain copy, bias + GELU and
 // bias + ReLU: holds_tiles in store_deferred.cuh); -DKILN_SM90_DEFER_STORE=0 builds it without,
 // the A/B of bench/defer_store_gpu.sh ab.
@@ -405,6 +407,22 @@ int main(int argc, char** argv) {
 
     namespace sm90 = kiln::gemm::sm90;
     const auto va = kiln::gemm::OperandView::matrix(a, M, K, K, false, 0);
+    // KILN_AB_COLD=R: R copies of B, the graph's calls taking them in turn (each side's), so that
+    // with R copies past the 50 MB L2 every call streams its B from DRAM, as a layer's weights in
+    // a model do, instead of finding the previous call's B in L2.
+    const char* cold_env = std::getenv("KILN_AB_COLD");
+    const int b_copies = cold_env ? std::max(1, std::atoi(cold_env)) : 1;
+    std::vector<T*> bs{b};
+    for (int i = 1; i < b_copies; ++i) {
+        T* c;
+        KILN_CUDA_CHECK(cudaMalloc(&c, sizeof(T) * N * K));
+        KILN_CUDA_CHECK(cudaMemcpyAsync(c, b, sizeof(T) * N * K, cudaMemcpyDeviceToDevice, s));
+        bs.push_back(c);
+    }
+    int lib_turn = 0;
+    auto vb_next = [&] {
+        return kiln::gemm::OperandView::matrix(bs[lib_turn++ % b_copies], N, K, K, false, 0);
+    };
     const auto vb = kiln::gemm::OperandView::matrix(b, N, K, K, false, 0);
     const auto dv = kiln::gemm::OutView::matrix(N, 0);
     Epi epi{};
@@ -457,8 +475,8 @@ int main(int argc, char** argv) {
         }
 #endif
         if (!tl.tail.tiles) {
-            KILN_CUDA_CHECK(sm90::launch_views<Cfg>(va, vb, d, dv, M, N, K, 1, epi, s, group, {},
-                                                    whole));
+            KILN_CUDA_CHECK(sm90::launch_views<Cfg>(va, vb_next(), d, dv, M, N, K, 1, epi, s,
+                                                    group, {}, whole));
             return;
         }
         if constexpr (kSplitK) {
@@ -524,8 +542,12 @@ int main(int argc, char** argv) {
     {
         T* dc;
         KILN_CUDA_CHECK(cudaMalloc(&dc, sizeof(T) * M * N));
-        const auto run_cublas = epi_bias ? cublaslt_bias_act(a, b, epi_bias, dc, M, N, K, s)
-                                         : cublas_plain(a, b, dc, M, N, K, s);
+        std::vector<std::function<void()>> peers;
+        for (T* bi : bs)
+            peers.push_back(epi_bias ? cublaslt_bias_act(a, bi, epi_bias, dc, M, N, K, s)
+                                     : cublas_plain(a, bi, dc, M, N, K, s));
+        int peer_turn = 0;
+        const auto run_cublas = [&] { peers[peer_turn++ % b_copies](); };
         const auto peer_off = [&] {  // the peer computes what the library does
             if (!off_reference(dc)) return false;
             std::printf("  PEER MISMATCH\n");

@@ -609,7 +609,11 @@ __global__ void __launch_bounds__(Cfg::Threads, 1)
         // ---------------- consumers ----------------
         dev::regs::increase<Plan::ConsumerRegs>();
         constexpr auto DT = wgmma_type<Element>;
-        const int cw = warpgroup - 1;  // consumer index: rows [64*cw, 64*cw + 64) of the tile
+        // consumer index: rows [64*cw, 64*cw + 64) of the tile. A constant with one consumer:
+        // the split kernels' warpgroup is not uniform to ptxas, and the stage's descriptors built
+        // from it went through vector registers on every k-block (the loop's 71 instructions
+        // became 49; 64-wide short products +1.5-2%, bench/NOTES.md v37).
+        const int cw = Cfg::Consumers == 1 ? 0 : warpgroup - 1;
         const int t = threadIdx.x % 128;
         const bool lane0 = (threadIdx.x % 32) == 0;
         float acc[Planes][BN / 2];  // [0]: the real result (or Re), [1]: Im
