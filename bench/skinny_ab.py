@@ -23,7 +23,8 @@ KILN_GEMM_BN=256 runs them as before; 2048^3, whose wide tiles fill the SMs, is 
 short product, src/gemm/short_rows.cuh; KILN_GEMM_SHORT_ROWS=0 runs them on 128-row tiles) and
 `shortsplit` (short products whose pairs make under half a wave: K split) and `ksweep` (127
 and 128 rows against 4096-wide weights across K: the short product's fixed and per-k-block
-costs against cuBLAS's) and
+costs against cuBLAS's) and `shorttrans` (129 to 160 rows, which the short product runs
+transposed; KILN_GEMM_SHORT_ROWS=0 runs them on 128-row tiles) and
 `onewave` (one full wave of 128 x 256 tiles, which the heuristic runs unpaired:
 KILN_GEMM_CLUSTER=2 pairs them).
 A third argument, `relu` or `gelu`, times bias + activation against cuBLASLt's fused epilogue
@@ -74,6 +75,8 @@ SETS = {
                    (128, 1024, 8192), (256, 1024, 4096)),
     "ksweep": ((127, 4096, 2048), (127, 4096, 4096), (127, 4096, 8192), (128, 4096, 2048),
                (128, 4096, 4096), (128, 4096, 8192)),
+    "shorttrans": ((160, 7168, 8192), (144, 8192, 4096), (136, 5120, 5120), (160, 8192, 8192),
+                   (150, 4352, 4096), (129, 4224, 8192)),
 }
 # `sweep`: every shape above that fits one wave of 128 x 128 tiles or splits, for sweeping the
 # tile width and split switches (one process per setting).

@@ -93,9 +93,10 @@ cudaError_t run_few_rows(const Problem& p, int sms) {
     return run_sm90_in(q, bn);
 }
 
-/// The short product (short_rows.cuh) on 64 x plan.bn tiles in 2-CTA clusters, K split as
-/// planned (unsplit when no workspace can be had).
+/// The short product (short_rows.cuh) on 64 x plan.bn tiles in 2-CTA clusters, transposed or
+/// K split as planned (unsplit when no workspace can be had).
 cudaError_t run_short_rows(Problem p, const ShortRows& plan) {
+    if (plan.transposed) p = transposed_problem(p);
     p.block_m = kShortRowsBlockM;
     p.cluster_m = 2;
     if (plan.splits > 1) {

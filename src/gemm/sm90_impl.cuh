@@ -16,9 +16,10 @@ inline BiasType to_bias_type(DataType t) {
 /// Ring stages of a BM x BN tile. 128 rows: 4 at BN = 256 and 192, 6 at 160, 144 and 128, 8 at
 /// 64 and 16 (the few-row kernel streams one operand from DRAM and needs the bytes in flight,
 /// bench/NOTES.md v28; at 16, 12 stages fit but ran 1-2% slower than 8, v29). 64 rows (the
-/// short product, which streams B): 13 at 64, 8 at 128, what fits beside the staging buffer.
+/// short product, which streams B): 13 at 64, 8 at 128, 7 at 160 (transposed), what fits
+/// beside the staging buffer.
 constexpr int sm90_stages(int bm, int bn) {
-    if (bm == 64) return bn == 64 ? 13 : 8;
+    if (bm == 64) return bn == 64 ? 13 : bn == 128 ? 8 : 7;
     return bn >= 192 ? 4 : bn >= 128 ? 6 : 8;
 }
 
@@ -204,17 +205,18 @@ cudaError_t run_sm90_fill(const Problem& p) {
     }
 }
 
-/// 64 x BN tiles (BN = 64 or 128, short_rows.cuh's widths) in pairs: the short product, split
-/// or not at 64, unsplit at 128 (short_rows_plan never splits it), for 16-bit K-major operands
-/// only; anything else is refused.
+/// 64 x BN tiles (BN = 64 or 128, short_rows.cuh's widths, or 160 transposed) in pairs: the
+/// short product, split or not at 64, unsplit at 128 and 160 (short_rows_plan never splits
+/// them), for 16-bit K-major operands only; anything else is refused.
 template <class In, class Out, bool MnA, bool MnB>
 cudaError_t run_sm90_short(const Problem& p, int bn) {
     if constexpr (sizeof(In) == 2 && !MnA && !MnB) {
         if (p.cluster_m != 2) return cudaErrorInvalidValue;
         if (bn == 64) return run_sm90_split<In, Out, MnA, MnB, 64, 2, 64>(p);
-        return bn == 128 && p.split.splits == 1
-                   ? run_sm90_cfg<In, Out, MnA, MnB, 128, false, 2, 64>(p)
-                   : cudaErrorInvalidValue;
+        if (p.split.splits != 1) return cudaErrorInvalidValue;
+        if (bn == 128) return run_sm90_cfg<In, Out, MnA, MnB, 128, false, 2, 64>(p);
+        if (bn == 160) return run_sm90_cfg<In, Out, MnA, MnB, 160, false, 2, 64>(p);
+        return cudaErrorInvalidValue;
     } else {
         return cudaErrorInvalidValue;
     }

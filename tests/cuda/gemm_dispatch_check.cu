@@ -144,12 +144,30 @@ static_assert(short_rows(128, 1024, 1024, 1, 0, 1), "16 k-blocks: no split, no s
 static_assert(short_rows(256, 1024, 2048, 1, 64, 2), "32 pairs over two pair rows");
 static_assert(short_rows(96, 4096, 8200, 1, 0, 1),
               "64 wide past K = 8192: the 128-row path's long splits");
-static_assert(short_rows(160, 4096, 4096, 1, 0, 1), "three M-tiles: a CTA idles");
+static_assert(short_rows(160, 4096, 4096, 1, 0, 1),
+              "129-160 rows transposed: 32 weight pairs are under half a wave");
+static_assert(short_rows(176, 7168, 8192, 1, 0, 1), "three M-tiles past 160 rows: a CTA idles");
 static_assert(short_rows(256, 5120, 4096, 1, 0, 1), "80 pairs at 128: a second wave");
 static_assert(short_rows(64, 4096, 4096, 1, 0, 1), "64 rows: one M-tile (few rows)");
 static_assert(short_rows(257, 4096, 4096, 1, 0, 1), "257 rows: a third pair row");
 static_assert(kiln::gemm::detail::short_rows_plan(128, 4096, 4096, 1, 0).bn == 0,
               "no SMs known");
+
+// 129 to 160 rows run transposed: the weights' 64-row tiles in pairs (half a wave to one of
+// them), all of A's rows in one 160-wide tile, unsplit, K up to 8192.
+constexpr bool short_transposed(int M, int N, int K, int batch) {
+    const auto r = kiln::gemm::detail::short_rows_plan(M, N, K, batch, 132);
+    return r.transposed && r.bn == 160 && r.splits == 1;
+}
+static_assert(short_transposed(160, 7168, 8192, 1), "56 pairs of 64-row weight tiles");
+static_assert(short_transposed(129, 8448, 4096, 1), "66 pairs: one full wave");
+static_assert(short_transposed(150, 4224, 4096, 1), "33 pairs: half a wave");
+static_assert(short_transposed(136, 2112, 512, 2), "a batch counts its pairs");
+static_assert(!short_transposed(160, 8576, 4096, 1), "67 pairs: past one wave");
+static_assert(!short_transposed(160, 4096, 8200, 1), "past K = 8192");
+static_assert(!short_transposed(128, 7168, 8192, 1), "128 rows: two M-tiles, not transposed");
+static_assert(!kiln::gemm::detail::short_rows_plan(127, 4096, 4096, 1, 132).transposed,
+              "65-128 rows: as written");
 
 // The transposed problem: 16 rows of batched activations (K-major, lda 520) against shared
 // 8192 x 512 weights (K-major, ldb 512), D with a padded ldc and a column bias.
