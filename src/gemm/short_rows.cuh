@@ -92,14 +92,13 @@ inline bool short_rows_enabled() {
     return on;
 }
 
-/// The short product p (a gemmEx call without transforms, on the TMA path) runs as, or none:
-/// 16-bit K-major operands and short_rows_plan's shape rule on `sms` SMs; transposed only
-/// without C and sums (D^T's epilogue reads C by rows and sums the other way).
+/// The short product p (a gemmEx call without transforms or sums, on the TMA path) runs as, or
+/// none: 16-bit K-major operands and short_rows_plan's shape rule on `sms` SMs; transposed only
+/// without C (EpilogueLinear reads C by rows).
 inline ShortRows short_rows_plan(const Problem& p, int sms) {
     if (!is16(p.a_type) || p.va.mn_major || p.vb.mn_major || !short_rows_enabled()) return {};
     const ShortRows plan = short_rows_plan(p.M, p.N, p.K, p.batch, sms);
-    if (plan.transposed && (p.beta != 0.f || p.row_sum || p.col_sum)) return {};
-    return plan;
+    return plan.transposed && p.beta != 0.f ? ShortRows{} : plan;
 }
 
 }  // namespace kiln::gemm::detail
