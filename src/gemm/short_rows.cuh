@@ -15,7 +15,9 @@
 // 129 to 160 rows (three 64-row M-tiles: a pair would idle a CTA) run transposed, D^T = B.A^T
 // (few_rows.cuh's transposed_problem): the weights on 64-row tiles in pairs, all of A's rows in
 // one 160-wide tile that both CTAs of a pair share, as cuBLAS runs the weights on wgmma's M side
-// there; 160 x 7168 x 8192 0.70 -> 0.81 of cuBLAS in the harness (bench/NOTES.md v37).
+// there. Against the 128-row path in the same run (library, H200, bench/NOTES.md v37):
+// 160 x 7168 x 8192 0.73 -> 0.85 of cuBLAS, 144 x 8192 x 4096 0.85 -> 0.95, 150 x 4352 x 4096
+// 0.86 -> 0.97, 129 x 4224 x 8192 0.73 -> 0.80; bias + ReLU against cuBLASLt +3-14%.
 #pragma once
 #include <cstdint>
 #include "dispatch.h"

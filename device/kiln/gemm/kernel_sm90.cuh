@@ -612,7 +612,8 @@ __global__ void __launch_bounds__(Cfg::Threads, 1)
         // consumer index: rows [64*cw, 64*cw + 64) of the tile. A constant with one consumer:
         // the split kernels' warpgroup is not uniform to ptxas, and the stage's descriptors built
         // from it went through vector registers on every k-block (the loop's 71 instructions
-        // became 49; 64-wide short products +1.5-2%, bench/NOTES.md v37).
+        // became 49; 64-wide short products +1.5-2.5% in the harness, +2-8% in the library
+        // against the previous session's run, bench/NOTES.md v37).
         const int cw = Cfg::Consumers == 1 ? 0 : warpgroup - 1;
         const int t = threadIdx.x % 128;
         const bool lane0 = (threadIdx.x % 32) == 0;
