@@ -420,10 +420,6 @@ int main(int argc, char** argv) {
         bs.push_back(c);
     }
     int lib_turn = 0;
-    auto vb_next = [&] {
-        return kiln::gemm::OperandView::matrix(bs[lib_turn++ % b_copies], N, K, K, false, 0);
-    };
-    const auto vb = kiln::gemm::OperandView::matrix(b, N, K, K, false, 0);
     const auto dv = kiln::gemm::OutView::matrix(N, 0);
     Epi epi{};
     const T* epi_bias = nullptr;  // what the reference adds (before ReLU)
@@ -462,6 +458,9 @@ int main(int argc, char** argv) {
     const int band_rows = 0;  // built without the band kernel: KILN_AB_BAND does nothing
 #endif
     auto lib = [&] {
+        // this call's copy of B, for every launch of the call (KILN_AB_COLD)
+        const auto vb =
+            kiln::gemm::OperandView::matrix(bs[lib_turn++ % b_copies], N, K, K, false, 0);
 #if defined(KILN_AB_BAND_BN)
         if (band_rows > 0) {
             const int m1 = M - band_rows;
@@ -475,8 +474,8 @@ int main(int argc, char** argv) {
         }
 #endif
         if (!tl.tail.tiles) {
-            KILN_CUDA_CHECK(sm90::launch_views<Cfg>(va, vb_next(), d, dv, M, N, K, 1, epi, s,
-                                                    group, {}, whole));
+            KILN_CUDA_CHECK(sm90::launch_views<Cfg>(va, vb, d, dv, M, N, K, 1, epi, s, group, {},
+                                                    whole));
             return;
         }
         if constexpr (kSplitK) {
