@@ -326,13 +326,21 @@ case_linear(128, 1024, 4096, act="relu", bias_mode="col", want="tma")
 case_linear(100, 1000, 2104, out_dt=torch.float32, beta=0.5, act="gelu", bias_mode="row",
             want="tma")
 case_linear(256, 1024, 2048, alpha=2.0, act="silu", bias_mode="col", want="tma")
-# transposed short products (129 to 160 rows, short_rows.cuh: the weights on paired 64-row
-# tiles, A's rows one 160-wide tile, D stored column by column): the copy kernel; D's column
-# bias as the transposed row bias (linear epilogue), ragged weights (4300: 34 pairs, the last
-# tile's second CTA past N) with an fp32 output and 129 rows; a batch in fp16 with D's row bias
-# as the transposed column bias (SiLU, alpha 0.5: linear); alpha 2 with it on the bias +
-# activation kernel; with C (beta 0.5) the product runs as written on 128-row tiles
+# transposed short products (129 to 160 rows, short_rows.cuh, D stored column by column): past
+# three quarters of a wave of weight tiles as 64 x 160 pairs (the weights on paired 64-row tiles,
+# A's rows one 160-wide tile): the copy kernel; D's column bias as the transposed row bias
+# (linear epilogue); ragged weights (6600: the last tile's second CTA past N) with an fp32
+# output and 129 rows; alpha 2 with D's row bias on the bias + activation kernel
 case_linear(160, 7168, 512, want="tma")
+case_linear(150, 6500, 264, act="relu", bias_mode="col", want="tma")
+case_linear(129, 6600, 520, out_dt=torch.float32, act="gelu", bias_mode="col",
+            bias_dt=torch.bfloat16, want="tma")
+case_linear(160, 6500, 128, alpha=2.0, act="relu", bias_mode="row", want="tma")
+# up to three quarters of a wave as the two-tile product (128 x 80 tiles, A's rows in two, the
+# second one ragged): D's column bias as the transposed row bias; ragged weights (4300) with an
+# fp32 output and 129 rows (the second tile one row); a batch in fp16 with D's row bias as the
+# transposed column bias (SiLU, alpha 0.5); alpha 2 with it, which these widths run on the
+# linear kernel; with C (beta 0.5) the product runs as written on 128-row tiles
 case_linear(150, 4224, 264, act="relu", bias_mode="col", want="tma")
 case_linear(129, 4300, 520, out_dt=torch.float32, act="gelu", bias_mode="col",
             bias_dt=torch.bfloat16, want="tma")
@@ -340,6 +348,16 @@ case_linear(136, 2112, 256, batch=2, in_dt=torch.float16, out_dt=torch.float16, 
             act="silu", bias_mode="row", want="tma")
 case_linear(160, 4224, 128, alpha=2.0, act="relu", bias_mode="row", want="tma")
 case_linear(150, 4224, 256, beta=0.5, want="tma")
+# 161 to 208 rows past K = 4096 (short_rows.cuh): the two-tile product on 128 x 96 (up to 192
+# rows) or 128 x 104 tiles: the copy kernel; ragged K and an fp16 output with D's column bias;
+# 104 wide (13 column groups: the epilogue's chunks of one) with an fp32 output and GELU; a
+# batch with D's row bias (SiLU, 161 rows: the second tile 65 rows of 96); with C as written
+case_linear(176, 7168, 4160, want="tma")
+case_linear(192, 5120, 4200, in_dt=torch.float16, out_dt=torch.float16, act="relu",
+            bias_mode="col", bias_dt=torch.float16, want="tma")
+case_linear(200, 8000, 4160, out_dt=torch.float32, act="gelu", bias_mode="col", want="tma")
+case_linear(161, 2240, 4160, batch=2, alpha=0.5, act="silu", bias_mode="row", want="tma")
+case_linear(208, 4480, 4104, beta=0.5, want="tma")
 # 2-CTA clusters with an odd number of M-tiles (the spare CTA loads zeros, stores nothing)
 case_linear(2100, 4096, 256, want="tma")
 case_linear(1100, 2048, 128, batch=8, act="relu", bias_mode="row", want="tma")

@@ -24,7 +24,9 @@ short product, src/gemm/short_rows.cuh; KILN_GEMM_SHORT_ROWS=0 runs them on 128-
 `shortsplit` (short products whose pairs make under half a wave: K split) and `ksweep` (127
 and 128 rows against 4096-wide weights across K: the short product's fixed and per-k-block
 costs against cuBLAS's) and `shorttrans` (129 to 160 rows, which the short product runs
-transposed; KILN_GEMM_SHORT_ROWS=0 runs them on 128-row tiles) and
+transposed; KILN_GEMM_SHORT_ROWS=0 runs them on 128-row tiles) and `twotile` (129 to 208 rows
+that run as the transposed two-tile product; KILN_GEMM_TWO_TILES=0 runs them as before: 64 x 160
+pairs up to 160 rows, past it the 128-row path) and
 `onewave` (one full wave of 128 x 256 tiles, which the heuristic runs unpaired:
 KILN_GEMM_CLUSTER=2 pairs them).
 A third argument, `relu` or `gelu`, times bias + activation against cuBLASLt's fused epilogue
@@ -77,6 +79,9 @@ SETS = {
                (128, 4096, 4096), (128, 4096, 8192)),
     "shorttrans": ((160, 7168, 8192), (144, 8192, 4096), (136, 5120, 5120), (160, 8192, 8192),
                    (150, 4352, 4096), (129, 4224, 8192)),
+    "twotile": ((150, 4352, 4096), (129, 4224, 8192), (136, 5120, 5120), (160, 6144, 6144),
+                (192, 7168, 8192), (168, 6144, 8192), (176, 5120, 8192), (192, 5120, 11008),
+                (200, 6144, 8192), (208, 5120, 5120), (200, 8192, 8192), (200, 8000, 4160)),
 }
 # `sweep`: every shape above that fits one wave of 128 x 128 tiles or splits, for sweeping the
 # tile width and split switches (one process per setting).

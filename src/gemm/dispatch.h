@@ -51,6 +51,7 @@ struct Problem {
     TileRange range{};  // the tiles of the sm90 launch (run_sm90_any: a tail split's two)
     int cluster_m = 1;  // CTAs per cluster of the sm90 kernel (run_sm90_any sets it)
     int block_m = 128;  // rows of the sm90 kernel's tile: 128, or 64 (short_rows.cuh)
+    int group_m = 16;   // M-tiles per rasterization group of the sm90 launch (launch_sm90.cuh)
 };
 
 /// CTAs per cluster of the sm90 instantiations that take no Params (the chain kernel): 2

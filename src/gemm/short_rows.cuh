@@ -18,6 +18,16 @@
 // there. Against the 128-row path in the same run (library, H200, bench/NOTES.md v37):
 // 160 x 7168 x 8192 0.73 -> 0.85 of cuBLAS, 144 x 8192 x 4096 0.85 -> 0.95, 150 x 4352 x 4096
 // 0.86 -> 0.97, 129 x 4224 x 8192 0.73 -> 0.80; bias + ReLU against cuBLASLt +3-14%.
+// The transposed two-tile product: A's 129-208 rows in two column tiles (80, 96 or 104 wide:
+// two_tile_width) against the weights on 128-row tiles of two consumer warpgroups, unpaired,
+// the two CTAs of a weight tile next to each other in the launch order (rasterization group 1),
+// so that the two SMs of a TPC merge their identical weight loads (bench/NOTES.md v25) -- as
+// cuBLAS runs 200 x 8000 x 4096 (tst_128x104, 126 CTAs). Harness, H200, against the paths it
+// replaces (v38): at 161-208 rows (the 128-row path, 25-35% of its MMA on padding) and K past
+// 4096, +4-22% (192 x 7168 x 8192 434 -> 491 TFLOP/s, 168 x 6144 x 8192 351 -> 417,
+// 192 x 5120 x 11008 341 -> 416), level or -2% at K = 4096; at 129-160 rows against the 64 x 160
+// pairs, +5-20% up to 96 CTAs (150 x 4352 x 4096 268 -> 321, 160 x 6144 x 6144 372 -> 404),
+// level at 112, -5-11% at 128.
 #pragma once
 #include <cstdint>
 #include "dispatch.h"
@@ -40,42 +50,57 @@ inline constexpr int kShortRowsTransposedN = 160;
 /// K = 4096 its short ones 0.64-0.83 against 0.77-0.99 (bench/NOTES.md v36).
 inline constexpr int64_t kShortRowsNarrowMaxKBlocks = 128;
 
-/// The short product's launch: its tile width (0: the 128-row path), K splits (1: none) and
-/// whether it runs transposed (the weights on the 64-row tiles, A's rows bn wide).
+/// The most rows of A the transposed two-tile product takes (two 104-wide tiles).
+inline constexpr int kTwoTileMaxM = 208;
+
+/// The two-tile product's column tile for M rows of A: half of them, rounded up to a width the
+/// kernels are instantiated at (80, 96, 104; sm90_impl.cuh, run_sm90_two_tiles).
+constexpr int two_tile_width(int M) { return M <= 160 ? 80 : M <= 192 ? 96 : 104; }
+
+/// k-blocks (of 128 bytes) past which the two-tile product beats the 128-row path at 161-208
+/// rows: at K = 4096 it ran level or 2% slower (200 x 8000, 176 x 8192, 184 x 7168), from
+/// K = 5120 on 4-22% faster (bench/NOTES.md v38).
+inline constexpr int64_t kTwoTileMinKBlocks = 64;
+
+/// The short product's launch: its tile width (0: the 128-row path), K splits (1: none),
+/// whether it runs transposed (the weights on the M side, A's rows bn wide) and its tile's rows
+/// (64: one consumer warpgroup, in pairs; 128: the transposed two-tile product, unpaired).
 struct ShortRows {
     int bn = 0;
     int splits = 1;
     bool transposed = false;
+    int block_m = kShortRowsBlockM;
 };
 
-/// The transposed short product of 129 to kShortRowsTransposedN rows: unsplit, where the
-/// weights' pairs of 64-row tiles fill half a wave to one, K up to kShortRowsNarrowMaxKBlocks
-/// (what was measured: 56 pairs at K = 8192).
-constexpr ShortRows short_rows_transposed_plan(int N, int64_t k_blocks, int batch, int64_t wave) {
-    const int64_t pairs = (int64_t(N) + 2 * kShortRowsBlockM - 1) / (2 * kShortRowsBlockM) * batch;
-    if (pairs > wave || 2 * pairs < wave || k_blocks > kShortRowsNarrowMaxKBlocks) return {};
+/// The transposed two-tile product of M rows: 128-row weight tiles, two CTAs each.
+constexpr ShortRows two_tile_plan(int M) { return {two_tile_width(M), 1, true, 128}; }
+
+/// The transposed product of 129 to kShortRowsTransposedN rows, unsplit, where the weights'
+/// 128-row tiles (two CTAs each) fill half a wave to one and K is at most
+/// kShortRowsNarrowMaxKBlocks (what was measured: 56 weight tiles at K = 8192): up to three
+/// quarters of a wave the two-tile product, past it 64 x 160 pairs (each pair two 64-row weight
+/// tiles sharing A's one tile), which ran 5-11% faster at 128 CTAs and level at 112.
+constexpr ShortRows short_rows_transposed_plan(int M, int N, int64_t k_blocks, int batch,
+                                               int sms) {
+    const int64_t ctas = 2 * ((int64_t(N) + 127) / 128 * batch);
+    if (ctas > sms || 2 * ctas < sms || k_blocks > kShortRowsNarrowMaxKBlocks) return {};
+    if (4 * ctas <= 3 * int64_t(sms)) return two_tile_plan(M);
     return {kShortRowsTransposedN, 1, true};
 }
 
-/// The short product of an M x N x K x batch output of 16-bit elements on `sms` SMs: the
-/// narrowest of kShortRowsWidths whose pairs of 64-row tiles fit one wave of 2-CTA clusters
-/// (64 wide only while K is at most kShortRowsNarrowMaxKBlocks), unsplit where they fill at
-/// least half of it; 64-wide pairs under half a wave split K to fill it, within split-K's bounds
-/// (bounded_splits: in the library 80 x 2048 x 8192's 32 pairs split in two ran 0.81 of cuBLAS,
-/// the 128-row path's 16 tiles split in four 0.69, and 128 x 1024 x 8192 0.61 -> 0.98 split in
-/// four; bench/NOTES.md v36). 128-wide pairs are never under half a wave: they are taken only
-/// where the 64-wide ones were more than one.
-/// 129 to 160 rows run transposed (short_rows_transposed_plan).
-/// None (the 128-row path) when M is at most 64 rows (one M-tile: the pair would idle a CTA),
-/// 161 to 192 (three M-tiles: one pair would idle a CTA; 192 x 4096 x 4096 0.99 -> 0.92 of
-/// cuBLAS) or more than 256 (more than two pairs' rows), or when the split would not reach two.
-constexpr ShortRows short_rows_plan(int M, int N, int K, int batch, int sms) {
-    const int m_tiles = (M + kShortRowsBlockM - 1) / kShortRowsBlockM;
-    const int64_t wave = sms / 2, k_blocks = k_blocks_of(K, 2);
-    if (sms < 4) return {};
-    if (M > 2 * kShortRowsBlockM && M <= kShortRowsTransposedN)
-        return short_rows_transposed_plan(N, k_blocks, batch, wave);
-    if (m_tiles < 2 || m_tiles > 4 || m_tiles % 2 != 0) return {};
+/// The two-tile product of 161 to kTwoTileMaxM rows: where its CTAs fill more than half a wave
+/// and at most one (under half, the 128-row path splits K instead) and K is past
+/// kTwoTileMinKBlocks.
+constexpr ShortRows two_tile_rows_plan(int M, int N, int64_t k_blocks, int batch, int sms) {
+    const int64_t ctas = 2 * ((int64_t(N) + 127) / 128 * batch);
+    if (ctas > sms || 2 * ctas <= sms || k_blocks <= kTwoTileMinKBlocks) return {};
+    return two_tile_plan(M);
+}
+
+/// The short product on 64-row tiles in pairs of an output of m_tiles (2 or 4) such tiles:
+/// see short_rows_plan.
+constexpr ShortRows short_rows_pairs_plan(int m_tiles, int N, int64_t k_blocks, int batch,
+                                          int64_t wave) {
     const int64_t pair_rows = m_tiles / 2;
     for (const int bn : kShortRowsWidths) {
         const int64_t pairs = pair_rows * ((int64_t(N) + bn - 1) / bn) * batch;
@@ -88,9 +113,44 @@ constexpr ShortRows short_rows_plan(int M, int N, int K, int batch, int sms) {
     return {};
 }
 
+/// The short product of an M x N x K x batch output of 16-bit elements on `sms` SMs: the
+/// narrowest of kShortRowsWidths whose pairs of 64-row tiles fit one wave of 2-CTA clusters
+/// (64 wide only while K is at most kShortRowsNarrowMaxKBlocks), unsplit where they fill at
+/// least half of it; 64-wide pairs under half a wave split K to fill it, within split-K's bounds
+/// (bounded_splits: in the library 80 x 2048 x 8192's 32 pairs split in two ran 0.81 of cuBLAS,
+/// the 128-row path's 16 tiles split in four 0.69, and 128 x 1024 x 8192 0.61 -> 0.98 split in
+/// four; bench/NOTES.md v36). 128-wide pairs are never under half a wave: they are taken only
+/// where the 64-wide ones were more than one.
+/// 129 to 160 rows run transposed (short_rows_transposed_plan), 161 to 192 as the transposed
+/// two-tile product (two_tile_rows_plan; three 64-row M-tiles would idle a CTA of a pair), and
+/// 193 to 208 so where no pairs fit one wave (the pairs' 128-wide tiles and the two-tile
+/// product's CTAs are each two per 128 rows of the weights, so the two never both fit).
+/// None (the 128-row path) when M is at most 64 rows (one M-tile: the pair would idle a CTA)
+/// or more than 256 (more than two pairs' rows), or when the split would not reach two.
+constexpr ShortRows short_rows_plan(int M, int N, int K, int batch, int sms) {
+    const int m_tiles = (M + kShortRowsBlockM - 1) / kShortRowsBlockM;
+    const int64_t k_blocks = k_blocks_of(K, 2);
+    if (sms < 4) return {};
+    if (M > 2 * kShortRowsBlockM && M <= kShortRowsTransposedN)
+        return short_rows_transposed_plan(M, N, k_blocks, batch, sms);
+    if (M > kShortRowsTransposedN && M <= 3 * kShortRowsBlockM)
+        return two_tile_rows_plan(M, N, k_blocks, batch, sms);
+    if (m_tiles < 2 || m_tiles > 4) return {};
+    const ShortRows pairs = short_rows_pairs_plan(m_tiles, N, k_blocks, batch, sms / 2);
+    if (pairs.bn || M > kTwoTileMaxM) return pairs;
+    return two_tile_rows_plan(M, N, k_blocks, batch, sms);
+}
+
 /// KILN_GEMM_SHORT_ROWS=0 turns the short-product path off (experiments only).
 inline bool short_rows_enabled() {
     static const bool on = !env_off("KILN_GEMM_SHORT_ROWS");
+    return on;
+}
+
+/// KILN_GEMM_TWO_TILES=0 turns the two-tile product off (experiments only): 129-160 rows then
+/// run as 64 x 160 pairs wherever the two-tile product would, 161-208 rows on the 128-row path.
+inline bool two_tiles_enabled() {
+    static const bool on = !env_off("KILN_GEMM_TWO_TILES");
     return on;
 }
 
@@ -99,7 +159,10 @@ inline bool short_rows_enabled() {
 /// without C (EpilogueLinear reads C by rows).
 inline ShortRows short_rows_plan(const Problem& p, int sms) {
     if (!is16(p.a_type) || p.va.mn_major || p.vb.mn_major || !short_rows_enabled()) return {};
-    const ShortRows plan = short_rows_plan(p.M, p.N, p.K, p.batch, sms);
+    ShortRows plan = short_rows_plan(p.M, p.N, p.K, p.batch, sms);
+    if (plan.block_m != kShortRowsBlockM && !two_tiles_enabled())
+        plan = p.M <= kShortRowsTransposedN ? ShortRows{kShortRowsTransposedN, 1, true}
+                                            : ShortRows{};
     return plan.transposed && p.beta != 0.f ? ShortRows{} : plan;
 }
 

@@ -13,14 +13,14 @@ inline BiasType to_bias_type(DataType t) {
                                 : BiasType::F32;
 }
 
-/// Ring stages of a BM x BN tile. 128 rows: 4 at BN = 256 and 192, 6 at 160, 144 and 128, 8 at
-/// 64 and 16 (the few-row kernel streams one operand from DRAM and needs the bytes in flight,
-/// bench/NOTES.md v28; at 16, 12 stages fit but ran 1-2% slower than 8, v29). 64 rows (the
-/// short product, which streams B): 13 at 64, 8 at 128, 7 at 160 (transposed), what fits
-/// beside the staging buffer.
+/// Ring stages of a BM x BN tile. 128 rows: 4 at BN = 256 and 192, 6 at 160, 144 and 128, 7 at
+/// 104 and 96 (what fits; 8 at 96 ran level, bench/NOTES.md v38), 8 at 80, 64 and 16 (the
+/// few-row kernel streams one operand from DRAM and needs the bytes in flight, v28; at 16, 12
+/// stages fit but ran 1-2% slower than 8, v29). 64 rows (the short product, which streams B):
+/// 13 at 64, 8 at 128, 7 at 160 (transposed), what fits beside the staging buffer.
 constexpr int sm90_stages(int bm, int bn) {
     if (bm == 64) return bn == 64 ? 13 : bn == 128 ? 8 : 7;
-    return bn >= 192 ? 4 : bn >= 128 ? 6 : 8;
+    return bn >= 192 ? 4 : bn >= 128 ? 6 : bn >= 96 ? 7 : 8;
 }
 
 /// The kernel shape of every sm90 instantiation: BM x BN tiles (BM = 128, or 64 for the short
@@ -101,7 +101,7 @@ inline EpilogueKind epilogue_kind(const Problem& p, bool split) {
 template <class Cfg, class Out, class Epi>
 cudaError_t launch_sm90(const Problem& p, const Epi& epi) {
     return sm90::launch_views<Cfg>(p.va, p.vb, static_cast<Out*>(p.c), p.vd, p.M, p.N, p.K,
-                                   p.batch, epi, p.stream, 16, sm90::NoOperandTransform{},
+                                   p.batch, epi, p.stream, p.group_m, sm90::NoOperandTransform{},
                                    p.split, p.range);
 }
 
@@ -130,16 +130,19 @@ cudaError_t run_sm90_bias_act(const Problem& p) {
 /// run time instead made ptxas spill 400+ bytes in every 128 x 256 kernel.
 /// Unsplit linear kernels stage the column bias in shared memory during the mainloop
 /// (epilogue_stage.cuh), so the epilogue does not wait on its loads, and the cuBLASLt-style
-/// case (column bias and activation, no C) gets its own kernel (run_sm90_bias_act).
+/// case (column bias and activation, no C) gets its own kernel (run_sm90_bias_act) where
+/// BiasActKernel allows it; without it, the linear kernel runs that case too.
 template <class In, class Out, bool MnA, bool MnB, int BN, bool SplitK, int ClusterM,
-          int BM = 128>
+          int BM = 128, bool BiasActKernel = true>
 cudaError_t run_sm90_cfg(const Problem& p) {
     const EpilogueKind kind = epilogue_kind(p, SplitK);
     if (kind == EpilogueKind::Copy)
         return launch_sm90<Sm90Config<In, Out, BN, MnA, MnB, SplitK, ClusterM, 0, BM>, Out>(
             p, EpilogueCopy{});
-    if (kind == EpilogueKind::BiasAct)
-        return run_sm90_bias_act<In, Out, MnA, MnB, BN, SplitK, ClusterM, BM>(p);
+    if constexpr (BiasActKernel) {
+        if (kind == EpilogueKind::BiasAct)
+            return run_sm90_bias_act<In, Out, MnA, MnB, BN, SplitK, ClusterM, BM>(p);
+    }
     constexpr int Stage = SplitK ? 0 : stage_columns(1);
     return with_activation(p.act, [&](auto act) {
         return launch_sm90<Sm90Config<In, Out, BN, MnA, MnB, SplitK, ClusterM, Stage, BM>, Out>(
@@ -222,9 +225,28 @@ cudaError_t run_sm90_short(const Problem& p, int bn) {
     }
 }
 
+/// 128 x BN tiles (BN = 80, 96 or 104) of the transposed two-tile product (short_rows.cuh):
+/// 129-208 rows of A in two column tiles, unpaired and unsplit, for 16-bit K-major operands
+/// only; anything else is refused. D's column bias is the transposed problem's row bias, which
+/// the linear kernel applies: no bias + activation kernel at these widths (D's row bias, the
+/// one case it would take, runs linear too).
+template <class In, class Out, bool MnA, bool MnB, int BN>
+cudaError_t run_sm90_two_tiles(const Problem& p) {
+    if constexpr (sizeof(In) == 2 && !MnA && !MnB) {
+        if (p.cluster_m != 1 || p.split.splits > 1) return cudaErrorInvalidValue;
+        return run_sm90_cfg<In, Out, MnA, MnB, BN, false, 1, 128, false>(p);
+    } else {
+        return cudaErrorInvalidValue;
+    }
+}
+
 template <class In, class Out, bool MnA, bool MnB>
 cudaError_t run_sm90(const Problem& p, int bn) {
     if (p.block_m == 64) return run_sm90_short<In, Out, MnA, MnB>(p, bn);
+    if (bn == 80 || bn == 96 || bn == 104)
+        return bn == 80   ? run_sm90_two_tiles<In, Out, MnA, MnB, 80>(p)
+               : bn == 96 ? run_sm90_two_tiles<In, Out, MnA, MnB, 96>(p)
+                          : run_sm90_two_tiles<In, Out, MnA, MnB, 104>(p);
     return bn == 256   ? run_sm90_act<In, Out, MnA, MnB, 256>(p)
            : bn == 192 ? run_sm90_fill<In, Out, MnA, MnB, 192>(p)
            : bn == 160 ? run_sm90_fill<In, Out, MnA, MnB, 160>(p)

@@ -146,26 +146,52 @@ static_assert(short_rows(96, 4096, 8200, 1, 0, 1),
               "64 wide past K = 8192: the 128-row path's long splits");
 static_assert(short_rows(160, 4096, 4096, 1, 0, 1),
               "129-160 rows transposed: 32 weight pairs are under half a wave");
-static_assert(short_rows(176, 7168, 8192, 1, 0, 1), "three M-tiles past 160 rows: a CTA idles");
+static_assert(short_rows(176, 7168, 4096, 1, 0, 1),
+              "161-192 rows at K = 4096: the 128-row path (the two-tile product ran level)");
 static_assert(short_rows(256, 5120, 4096, 1, 0, 1), "80 pairs at 128: a second wave");
 static_assert(short_rows(64, 4096, 4096, 1, 0, 1), "64 rows: one M-tile (few rows)");
 static_assert(short_rows(257, 4096, 4096, 1, 0, 1), "257 rows: a third pair row");
 static_assert(kiln::gemm::detail::short_rows_plan(128, 4096, 4096, 1, 0).bn == 0,
               "no SMs known");
 
-// 129 to 160 rows run transposed: the weights' 64-row tiles in pairs (half a wave to one of
-// them), all of A's rows in one 160-wide tile, unsplit, K up to 8192.
+// 129 to 160 rows run transposed, unsplit, K up to 8192, where the weights' 128-row tiles
+// (two CTAs each) fill half a wave to one: up to three quarters of it (99 of 132 CTAs) as the
+// two-tile product (128 x 80 tiles, A's rows in two), past it as 64 x 160 pairs (the weights'
+// 64-row tiles in pairs, all of A's rows in one tile).
 constexpr bool short_transposed(int M, int N, int K, int batch) {
     const auto r = kiln::gemm::detail::short_rows_plan(M, N, K, batch, 132);
-    return r.transposed && r.bn == 160 && r.splits == 1;
+    return r.transposed && r.bn == 160 && r.block_m == 64 && r.splits == 1;
 }
-static_assert(short_transposed(160, 7168, 8192, 1), "56 pairs of 64-row weight tiles");
-static_assert(short_transposed(129, 8448, 4096, 1), "66 pairs: one full wave");
-static_assert(short_transposed(150, 4224, 4096, 1), "33 pairs: half a wave");
-static_assert(short_transposed(136, 2112, 512, 2), "a batch counts its pairs");
-static_assert(!short_transposed(160, 8576, 4096, 1), "67 pairs: past one wave");
-static_assert(!short_transposed(160, 4096, 8200, 1), "past K = 8192");
+constexpr bool two_tiles(int M, int N, int K, int batch, int bn) {
+    const auto r = kiln::gemm::detail::short_rows_plan(M, N, K, batch, 132);
+    return r.transposed && r.bn == bn && r.block_m == 128 && r.splits == 1;
+}
+static_assert(short_transposed(160, 7168, 8192, 1), "112 CTAs: 64 x 160 pairs");
+static_assert(short_transposed(129, 8448, 4096, 1), "132 CTAs: one full wave");
+static_assert(short_transposed(144, 6400, 4096, 1), "100 CTAs: past three quarters");
+static_assert(two_tiles(144, 6272, 4096, 1, 80), "98 CTAs: two 80-wide tiles");
+static_assert(two_tiles(150, 4224, 4096, 1, 80), "66 CTAs: half a wave");
+static_assert(two_tiles(136, 2112, 512, 2, 80), "a batch counts its tiles");
+static_assert(!short_transposed(160, 8576, 4096, 1) && !two_tiles(160, 8576, 4096, 1, 80),
+              "134 CTAs: past one wave");
+static_assert(!two_tiles(160, 4096, 4096, 1, 80), "64 CTAs: under half a wave");
+static_assert(!short_transposed(160, 4096, 8200, 1) && !two_tiles(160, 4352, 8200, 1, 80),
+              "past K = 8192");
 static_assert(!short_transposed(128, 7168, 8192, 1), "128 rows: two M-tiles, not transposed");
+
+// 161 to 208 rows run as the two-tile product past K = 4096 where its CTAs fill more than
+// half a wave and at most one (193-208 rows only where no pairs of 64-row tiles fit a wave).
+static_assert(two_tiles(176, 7168, 8192, 1, 96), "112 CTAs of 128 x 96 tiles");
+static_assert(two_tiles(192, 5120, 11008, 1, 96), "long K");
+static_assert(two_tiles(200, 8000, 4160, 1, 104), "126 CTAs of 128 x 104 tiles");
+static_assert(two_tiles(208, 8448, 5120, 1, 104), "132 CTAs: one full wave");
+static_assert(two_tiles(161, 2240, 8192, 2, 96), "a batch counts its tiles");
+static_assert(!two_tiles(200, 8000, 4096, 1, 104), "K = 4096: the 128-row path");
+static_assert(!two_tiles(192, 8576, 8192, 1, 96), "134 CTAs: past one wave");
+static_assert(!two_tiles(192, 4224, 8192, 1, 96), "66 CTAs: the 128-row path splits K");
+static_assert(short_rows(200, 4224, 8192, 1, 128, 1), "193-208 rows: 64 x 128 pairs first");
+static_assert(!two_tiles(209, 8000, 8192, 1, 104) && short_rows(209, 8000, 8192, 1, 0, 1),
+              "209 rows: past two 104-wide tiles");
 static_assert(!kiln::gemm::detail::short_rows_plan(127, 4096, 4096, 1, 132).transposed,
               "65-128 rows: as written");
 

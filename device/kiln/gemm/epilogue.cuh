@@ -153,8 +153,9 @@ struct EpilogueLinear {
     __device__ __forceinline__ void apply(float (&acc)[NAcc], int row0, int col0, int b, int M,
                                          int N, const S& s = {}) const {
         // 4 column groups per batch (2 for fp32 C): few live registers, no spills; a 16-wide
-        // tile has 2, a 144-wide one's 18 go 3 at a time
-        constexpr int J = NAcc / 4, Chunk = J < 4 ? J : J % 4 == 0 ? 4 : J % 3 == 0 ? 3 : 2;
+        // tile has 2, a 144-wide one's 18 go 3 at a time, a 104-wide one's 13 one at a time
+        constexpr int J = NAcc / 4,
+                      Chunk = J < 4 ? J : J % 4 == 0 ? 4 : J % 3 == 0 ? 3 : J % 2 == 0 ? 2 : 1;
         static_assert(J % Chunk == 0, "fragment must hold a multiple of Chunk column groups");
         float rb[2] = {0.f, 0.f};
         if (bias_mode == BiasMode::Row) {

@@ -284,11 +284,12 @@ cudaError_t launch_planes(const OperandView* va, const OperandView* vb, typename
     const int grid = std::min(max_clusters, sched.total()) * Cfg::ClusterM;
     if (std::getenv("KILN_GEMM_DEBUG"))
         std::fprintf(stderr,
-                     "kiln sm90: BN=%d stages=%d cluster=%d mn=%d%d max_clusters=%d grid=%d "
-                     "units=%d splits=%d rank=%d/%d box_rows=%d/%d tail_rows=%d/%d pair_ok=%d "
-                     "tma_store=%d\n",
-                     Cfg::BN, Cfg::Stages, Cfg::ClusterM, Cfg::MnMajorA, Cfg::MnMajorB,
-                     max_clusters, grid, sched.total(), sched.splits, oa.rank, ob.rank, oa.box_rows,
+                     "kiln sm90: BM=%d BN=%d stages=%d cluster=%d group=%d mn=%d%d "
+                     "max_clusters=%d grid=%d units=%d splits=%d rank=%d/%d box_rows=%d/%d "
+                     "tail_rows=%d/%d pair_ok=%d tma_store=%d\n",
+                     Cfg::BM, Cfg::BN, Cfg::Stages, Cfg::ClusterM, group_m, Cfg::MnMajorA,
+                     Cfg::MnMajorB, max_clusters, grid, sched.total(), sched.splits, oa.rank,
+                     ob.rank, oa.box_rows,
                      ob.box_rows, oa.tail_rows, ob.tail_rows, int(dv.pair_ok),
                      int(dv.tma_store));
     Problem p{M, N, K, batch};
