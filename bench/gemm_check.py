@@ -348,6 +348,9 @@ case_linear(136, 2112, 256, batch=2, in_dt=torch.float16, out_dt=torch.float16, 
             act="silu", bias_mode="row", want="tma")
 case_linear(160, 4224, 128, alpha=2.0, act="relu", bias_mode="row", want="tma")
 case_linear(150, 4224, 256, beta=0.5, want="tma")
+# ... and from 15/32 of a wave: 32 weight tiles (64 CTAs), 31 ragged ones with an fp32 output
+case_linear(160, 4096, 1024, want="tma")
+case_linear(144, 3968, 520, out_dt=torch.float32, act="gelu", bias_mode="col", want="tma")
 # 161 to 208 rows past K = 4096 (short_rows.cuh): the two-tile product on 128 x 96 (up to 192
 # rows) or 128 x 104 tiles: the copy kernel; ragged K and an fp16 output with D's column bias;
 # 104 wide (13 column groups: the epilogue's chunks of one) with an fp32 output and GELU; a

@@ -26,7 +26,8 @@ and 128 rows against 4096-wide weights across K: the short product's fixed and p
 costs against cuBLAS's) and `shorttrans` (129 to 160 rows, which the short product runs
 transposed; KILN_GEMM_SHORT_ROWS=0 runs them on 128-row tiles) and `twotile` (129 to 208 rows
 that run as the transposed two-tile product; KILN_GEMM_TWO_TILES=0 runs them as before: 64 x 160
-pairs up to 160 rows, past it the 128-row path) and
+pairs up to 160 rows, past it the 128-row path), `twotilelow` (129 to 160 rows against 31 to 33
+weight tiles, where KILN_GEMM_TWO_TILES=0 splits 128-row tiles instead) and
 `onewave` (one full wave of 128 x 256 tiles, which the heuristic runs unpaired:
 KILN_GEMM_CLUSTER=2 pairs them).
 A third argument, `relu` or `gelu`, times bias + activation against cuBLASLt's fused epilogue
@@ -82,6 +83,8 @@ SETS = {
     "twotile": ((150, 4352, 4096), (129, 4224, 8192), (136, 5120, 5120), (160, 6144, 6144),
                 (192, 7168, 8192), (168, 6144, 8192), (176, 5120, 8192), (192, 5120, 11008),
                 (200, 6144, 8192), (208, 5120, 5120), (200, 8192, 8192), (200, 8000, 4160)),
+    "twotilelow": ((160, 4096, 8192), (144, 4096, 4096), (150, 4096, 4096), (129, 4096, 8192),
+                   (136, 3968, 5120), (160, 4096, 2048)),
 }
 # `sweep`: every shape above that fits one wave of 128 x 128 tiles or splits, for sweeping the
 # tile width and split switches (one process per setting).

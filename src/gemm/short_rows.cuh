@@ -27,7 +27,8 @@
 // 4096, +4-22% (192 x 7168 x 8192 434 -> 491 TFLOP/s, 168 x 6144 x 8192 351 -> 417,
 // 192 x 5120 x 11008 341 -> 416), level or -2% at K = 4096; at 129-160 rows against the 64 x 160
 // pairs, +5-20% up to 96 CTAs (150 x 4352 x 4096 268 -> 321, 160 x 6144 x 6144 372 -> 404),
-// level at 112, -5-11% at 128.
+// level at 112, -5-11% at 128; at 64 CTAs against 128-row tiles split in two, +6-17%
+// (library: 144 x 4096 x 4096 0.81 -> 0.96 of cuBLAS).
 #pragma once
 #include <cstdint>
 #include "dispatch.h"
@@ -75,25 +76,30 @@ struct ShortRows {
 /// The transposed two-tile product of M rows: 128-row weight tiles, two CTAs each.
 constexpr ShortRows two_tile_plan(int M) { return {two_tile_width(M), 1, true, 128}; }
 
-/// The transposed product of 129 to kShortRowsTransposedN rows, unsplit, where the weights'
-/// 128-row tiles (two CTAs each) fill half a wave to one and K is at most
-/// kShortRowsNarrowMaxKBlocks (what was measured: 56 weight tiles at K = 8192): up to three
-/// quarters of a wave the two-tile product, past it 64 x 160 pairs (each pair two 64-row weight
-/// tiles sharing A's one tile), which ran 5-11% faster at 128 CTAs and level at 112.
+/// The transposed product of 129 to kShortRowsTransposedN rows, unsplit, where K is at most
+/// kShortRowsNarrowMaxKBlocks (what was measured: 56 weight tiles at K = 8192) and the weights'
+/// 128-row tiles (two CTAs each) fill from 15/32 of a wave to three quarters as the two-tile
+/// product (at 64 CTAs it ran 6-17% faster than the 128-row path's tiles split in two, at 48
+/// 1% slower: bench/NOTES.md v38), past three quarters to one as 64 x 160 pairs (each pair two
+/// 64-row weight tiles sharing A's one tile), which ran 5-11% faster at 128 CTAs and level at
+/// 112. Without the two-tile product (two_tiles false) the pairs take half a wave to one.
 constexpr ShortRows short_rows_transposed_plan(int M, int N, int64_t k_blocks, int batch,
-                                               int sms) {
+                                               int sms, bool two_tiles = true) {
     const int64_t ctas = 2 * ((int64_t(N) + 127) / 128 * batch);
-    if (ctas > sms || 2 * ctas < sms || k_blocks > kShortRowsNarrowMaxKBlocks) return {};
-    if (4 * ctas <= 3 * int64_t(sms)) return two_tile_plan(M);
+    if (ctas > sms || k_blocks > kShortRowsNarrowMaxKBlocks) return {};
+    if (two_tiles && 32 * ctas >= 15 * int64_t(sms) && 4 * ctas <= 3 * int64_t(sms))
+        return two_tile_plan(M);
+    if (2 * ctas < sms) return {};
     return {kShortRowsTransposedN, 1, true};
 }
 
 /// The two-tile product of 161 to kTwoTileMaxM rows: where its CTAs fill more than half a wave
 /// and at most one (under half, the 128-row path splits K instead) and K is past
-/// kTwoTileMinKBlocks.
-constexpr ShortRows two_tile_rows_plan(int M, int N, int64_t k_blocks, int batch, int sms) {
+/// kTwoTileMinKBlocks; none without it (two_tiles false).
+constexpr ShortRows two_tile_rows_plan(int M, int N, int64_t k_blocks, int batch, int sms,
+                                       bool two_tiles = true) {
     const int64_t ctas = 2 * ((int64_t(N) + 127) / 128 * batch);
-    if (ctas > sms || 2 * ctas <= sms || k_blocks <= kTwoTileMinKBlocks) return {};
+    if (!two_tiles || ctas > sms || 2 * ctas <= sms || k_blocks <= kTwoTileMinKBlocks) return {};
     return two_tile_plan(M);
 }
 
@@ -127,18 +133,20 @@ constexpr ShortRows short_rows_pairs_plan(int m_tiles, int N, int64_t k_blocks, 
 /// product's CTAs are each two per 128 rows of the weights, so the two never both fit).
 /// None (the 128-row path) when M is at most 64 rows (one M-tile: the pair would idle a CTA)
 /// or more than 256 (more than two pairs' rows), or when the split would not reach two.
-constexpr ShortRows short_rows_plan(int M, int N, int K, int batch, int sms) {
+/// two_tiles false: the plan without the two-tile product (KILN_GEMM_TWO_TILES=0).
+constexpr ShortRows short_rows_plan(int M, int N, int K, int batch, int sms,
+                                    bool two_tiles = true) {
     const int m_tiles = (M + kShortRowsBlockM - 1) / kShortRowsBlockM;
     const int64_t k_blocks = k_blocks_of(K, 2);
     if (sms < 4) return {};
     if (M > 2 * kShortRowsBlockM && M <= kShortRowsTransposedN)
-        return short_rows_transposed_plan(M, N, k_blocks, batch, sms);
+        return short_rows_transposed_plan(M, N, k_blocks, batch, sms, two_tiles);
     if (M > kShortRowsTransposedN && M <= 3 * kShortRowsBlockM)
-        return two_tile_rows_plan(M, N, k_blocks, batch, sms);
+        return two_tile_rows_plan(M, N, k_blocks, batch, sms, two_tiles);
     if (m_tiles < 2 || m_tiles > 4) return {};
     const ShortRows pairs = short_rows_pairs_plan(m_tiles, N, k_blocks, batch, sms / 2);
     if (pairs.bn || M > kTwoTileMaxM) return pairs;
-    return two_tile_rows_plan(M, N, k_blocks, batch, sms);
+    return two_tile_rows_plan(M, N, k_blocks, batch, sms, two_tiles);
 }
 
 /// KILN_GEMM_SHORT_ROWS=0 turns the short-product path off (experiments only).
@@ -148,7 +156,7 @@ inline bool short_rows_enabled() {
 }
 
 /// KILN_GEMM_TWO_TILES=0 turns the two-tile product off (experiments only): 129-160 rows then
-/// run as 64 x 160 pairs wherever the two-tile product would, 161-208 rows on the 128-row path.
+/// run as 64 x 160 pairs from half a wave on, 161-208 rows on the 128-row path.
 inline bool two_tiles_enabled() {
     static const bool on = !env_off("KILN_GEMM_TWO_TILES");
     return on;
@@ -159,10 +167,7 @@ inline bool two_tiles_enabled() {
 /// without C (EpilogueLinear reads C by rows).
 inline ShortRows short_rows_plan(const Problem& p, int sms) {
     if (!is16(p.a_type) || p.va.mn_major || p.vb.mn_major || !short_rows_enabled()) return {};
-    ShortRows plan = short_rows_plan(p.M, p.N, p.K, p.batch, sms);
-    if (plan.block_m != kShortRowsBlockM && !two_tiles_enabled())
-        plan = p.M <= kShortRowsTransposedN ? ShortRows{kShortRowsTransposedN, 1, true}
-                                            : ShortRows{};
+    const ShortRows plan = short_rows_plan(p.M, p.N, p.K, p.batch, sms, two_tiles_enabled());
     return plan.transposed && p.beta != 0.f ? ShortRows{} : plan;
 }
 

@@ -144,8 +144,8 @@ static_assert(short_rows(128, 1024, 1024, 1, 0, 1), "16 k-blocks: no split, no s
 static_assert(short_rows(256, 1024, 2048, 1, 64, 2), "32 pairs over two pair rows");
 static_assert(short_rows(96, 4096, 8200, 1, 0, 1),
               "64 wide past K = 8192: the 128-row path's long splits");
-static_assert(short_rows(160, 4096, 4096, 1, 0, 1),
-              "129-160 rows transposed: 32 weight pairs are under half a wave");
+static_assert(short_rows(160, 3840, 4096, 1, 0, 1),
+              "129-160 rows transposed: 30 weight tiles are under 15/32 of a wave");
 static_assert(short_rows(176, 7168, 4096, 1, 0, 1),
               "161-192 rows at K = 4096: the 128-row path (the two-tile product ran level)");
 static_assert(short_rows(256, 5120, 4096, 1, 0, 1), "80 pairs at 128: a second wave");
@@ -155,9 +155,9 @@ static_assert(kiln::gemm::detail::short_rows_plan(128, 4096, 4096, 1, 0).bn == 0
               "no SMs known");
 
 // 129 to 160 rows run transposed, unsplit, K up to 8192, where the weights' 128-row tiles
-// (two CTAs each) fill half a wave to one: up to three quarters of it (99 of 132 CTAs) as the
-// two-tile product (128 x 80 tiles, A's rows in two), past it as 64 x 160 pairs (the weights'
-// 64-row tiles in pairs, all of A's rows in one tile).
+// (two CTAs each) fill 15/32 of a wave to one: up to three quarters of it (62-99 of 132 CTAs)
+// as the two-tile product (128 x 80 tiles, A's rows in two), past it as 64 x 160 pairs (the
+// weights' 64-row tiles in pairs, all of A's rows in one tile).
 constexpr bool short_transposed(int M, int N, int K, int batch) {
     const auto r = kiln::gemm::detail::short_rows_plan(M, N, K, batch, 132);
     return r.transposed && r.bn == 160 && r.block_m == 64 && r.splits == 1;
@@ -174,7 +174,17 @@ static_assert(two_tiles(150, 4224, 4096, 1, 80), "66 CTAs: half a wave");
 static_assert(two_tiles(136, 2112, 512, 2, 80), "a batch counts its tiles");
 static_assert(!short_transposed(160, 8576, 4096, 1) && !two_tiles(160, 8576, 4096, 1, 80),
               "134 CTAs: past one wave");
-static_assert(!two_tiles(160, 4096, 4096, 1, 80), "64 CTAs: under half a wave");
+static_assert(two_tiles(160, 4096, 4096, 1, 80) && two_tiles(129, 3968, 8192, 1, 80),
+              "64 and 62 CTAs: from 15/32 of a wave");
+static_assert(!two_tiles(160, 3840, 4096, 1, 80), "60 CTAs: under 15/32 of a wave");
+// Without the two-tile product (KILN_GEMM_TWO_TILES=0): the pairs from half a wave, 161-208
+// rows on the 128-row path.
+static_assert(kiln::gemm::detail::short_rows_plan(150, 4224, 4096, 1, 132, false).bn == 160,
+              "66 CTAs: 64 x 160 pairs");
+static_assert(kiln::gemm::detail::short_rows_plan(160, 4096, 4096, 1, 132, false).bn == 0,
+              "64 CTAs: under half a wave");
+static_assert(kiln::gemm::detail::short_rows_plan(192, 7168, 8192, 1, 132, false).bn == 0,
+              "161-208 rows: the 128-row path");
 static_assert(!short_transposed(160, 4096, 8200, 1) && !two_tiles(160, 4352, 8200, 1, 80),
               "past K = 8192");
 static_assert(!short_transposed(128, 7168, 8192, 1), "128 rows: two M-tiles, not transposed");
