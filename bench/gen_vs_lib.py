@@ -106,7 +106,8 @@ def main():
         r = measure(so)
         rows.append(r)
         print(f"{so.rsplit('/', 1)[-1]:36} {r['M']:>5}x{r['N']:>5}x{r['K']:>4} "
-              f"{r['tflops_generated']:6.0f} {r['tflops_lib_nn']:6.0f} {r['tflops_cublas_nn']:6.0f} "
+              f"{r['tflops_generated']:6.0f} {r['tflops_lib_nn']:6.0f} "
+              f"{r['tflops_cublas_nn']:6.0f} "
               f"{r['tflops_lib_nt']:6.0f} {r['tflops_cublas_nt']:6.0f} | "
               f"{r['generated_vs_cublas_nn']:.3f} {r['lib_nn_vs_cublas_nn']:.3f} "
               f"{r['lib_nt_vs_cublas_nt']:.3f} {r['correct']}", flush=True)

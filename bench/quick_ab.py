@@ -23,7 +23,8 @@ for ta, tb, n in (("N", "T", 2048), ("N", "T", 4096), ("T", "N", 2048), ("T", "N
     err = ((c.float() - av.float() @ bv.float()).norm() / (av.float() @ bv.float()).norm()).item()
     tk = bench(lambda: kg.gemm_raw(ta, tb, n, n, n, 1.0, a, n, b, n, 0.0, c, n))
     tc = bench(lambda: torch.matmul(av, bv))
-    out.append(f"{ta}{tb} {n}: kiln {2 * n**3 / tk / 1e9:6.1f} TF/s cuBLAS {2 * n**3 / tc / 1e9:6.1f} "
+    flop = 2 * n**3
+    out.append(f"{ta}{tb} {n}: kiln {flop / tk / 1e9:6.1f} TF/s cuBLAS {flop / tc / 1e9:6.1f} "
                f"ratio {tc / tk:.3f} err {err:.1e}")
 ext = dict(a=64, b=32, c=2048, d=2048)
 A = torch.randn(32, 2048, 64, device="cuda", dtype=torch.bfloat16)

@@ -36,7 +36,8 @@ copies of the weights that outgrow twice the L2, taken in turn by the calls of i
 every call streams its weights from DRAM, as a model's layers do (without it, weights that fit
 in L2 are mostly found there from the graph's previous call).
 Each line: label, shape, kiln and cuBLAS TFLOP/s, kiln's achieved DRAM rate (A and B read once,
-D written once), the median ratio over 8 rounds (order swapped each round) and its range, the relative error."""
+D written once), the median ratio over 8 rounds (order swapped each round) and its range, the
+relative error."""
 import sys
 
 import torch
@@ -120,12 +121,14 @@ for M, N, K in SHAPES:
     ref = a.float() @ w.float().t()
     if ACT:
         ref = ref + bias.float()
-        ref = torch.relu(ref) if ACT == "relu" else torch.nn.functional.gelu(ref, approximate="tanh")
+        gelu = torch.nn.functional.gelu
+        ref = torch.relu(ref) if ACT == "relu" else gelu(ref, approximate="tanh")
     err = ((out.float() - ref).norm() / ref.norm()).item()
     t = bench_pair(run_peer, run_kiln)
     t_cublas, t_kiln, f = t.peer_ms, t.kiln_ms, pair_fields(t)
     flop, nbytes = 2.0 * M * N * K, 2.0 * (M * K + N * K + M * N)
-    print(f"[{label}{' bias+' + ACT if ACT else ''}] {M}x{N}x{K}: kiln {flop / t_kiln / 1e9:6.1f} TF/s "
+    tag = label + (" bias+" + ACT if ACT else "")
+    print(f"[{tag}] {M}x{N}x{K}: kiln {flop / t_kiln / 1e9:6.1f} TF/s "
           f"({nbytes / t_kiln / 1e9:5.2f} TB/s) cuBLAS {flop / t_cublas / 1e9:6.1f} TF/s "
           f"ratio {f['ratio']:.3f} [{f['ratio_range'][0]:.3f}, {f['ratio_range'][1]:.3f}] "
           f"err {err:.1e}", flush=True)

@@ -31,4 +31,5 @@ if len(sys.argv) > 1:  # child: time a few shapes with the current environment
               f"{2*M*N*K/t/1e9:.1f} cuBLAS {2*M*N*K/tc/1e9:.1f} ratio {tc/t:.3f}", flush=True)
     sys.exit(0)
 for g in (4, 8, 16, 32, 64):
-    subprocess.run([sys.executable, __file__, "child"], env=dict(os.environ, KILN_GEMM_GROUP_M=str(g)))
+    subprocess.run([sys.executable, __file__, "child"],
+                   env=dict(os.environ, KILN_GEMM_GROUP_M=str(g)))

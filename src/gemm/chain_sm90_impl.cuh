@@ -56,8 +56,9 @@ cudaError_t run_chain_sm90(const Problem& p) {
     const bool operands = !p.op_a.identity() || !p.op_b.identity();
     return with_activation(p.act, [&](auto act) {
         using Linear = EpilogueLinear<T, act.value, false, transform::Affine>;
-        WithReductions<AffineFold<Linear>> epi{{linear_epilogue<T, act.value, transform::Affine>(p)},
-                                               {p.row_sum, p.col_sum, p.M, p.N}};
+        WithReductions<AffineFold<Linear>> epi{
+            {linear_epilogue<T, act.value, transform::Affine>(p)},
+            {p.row_sum, p.col_sum, p.M, p.N}};
         epi.base.base.c_op = transform::Affine::make(p.op_c.scale, p.op_c.shift, p.op_c.relu);
         auto launch_staging = [&](auto stage, const auto& xf) {
             using Cfg = sm90::Config<T, T, 256, 3, sm90_default_cluster_m(256), false, false, 1,

@@ -155,7 +155,8 @@ Status gemmEx(Op ta, Op tb, int M, int N, int K, float alpha, const void* A, int
         return Status::BadLeadingDimension;
     const bool same_in = o.a_type == o.b_type || (is8(o.a_type) && is8(o.b_type));
     if (!same_in || is8(o.c_type)) return Status::UnsupportedDataType;
-    if (o.bias && o.bias_mode != BiasMode::None && !(is16(o.bias_type) || o.bias_type == DataType::F32))
+    const bool bias_type_ok = is16(o.bias_type) || o.bias_type == DataType::F32;
+    if (o.bias && o.bias_mode != BiasMode::None && !bias_type_ok)
         return Status::UnsupportedDataType;
     if (o.a_type != o.b_type) return Status::UnsupportedDataType;  // fp8 mixes: not yet
     if (M == 0 || N == 0) return Status::Success;

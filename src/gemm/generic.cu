@@ -10,7 +10,9 @@ namespace kiln::gemm::detail {
 namespace {
 
 inline BiasType to_bias_type(DataType t) {
-    return t == DataType::BF16 ? BiasType::BF16 : t == DataType::F16 ? BiasType::F16 : BiasType::F32;
+    return t == DataType::BF16  ? BiasType::BF16
+           : t == DataType::F16 ? BiasType::F16
+                                : BiasType::F32;
 }
 
 inline transform::Affine affine(const ElementOp& op) {

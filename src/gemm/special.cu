@@ -15,7 +15,9 @@
 namespace kiln::gemm {
 namespace {
 
-Status launched() { return cudaGetLastError() == cudaSuccess ? Status::Success : Status::CudaError; }
+Status launched() {
+    return cudaGetLastError() == cudaSuccess ? Status::Success : Status::CudaError;
+}
 
 /// The diagonal operator specialized all the way down: with A = diag(d), every output element
 /// is one product, D[r][c] = d[r] * B[r][c], so the GEMM is a bandwidth-bound row scaling.
@@ -49,15 +51,17 @@ template <class In, class Out>
 Status diag_scale(int n, int N, const void* d, const void* B, int64_t ldb, void* C, int64_t ldc,
                   cudaStream_t stream) {
     const bool vec = sizeof(In) == 2 && sizeof(Out) == 2 && ldb % 8 == 0 && ldc % 8 == 0 &&
-                     reinterpret_cast<uintptr_t>(B) % 16 == 0 && reinterpret_cast<uintptr_t>(C) % 16 == 0;
+                     reinterpret_cast<uintptr_t>(B) % 16 == 0 &&
+                     reinterpret_cast<uintptr_t>(C) % 16 == 0;
     const int64_t work = int64_t(n) * ((N + 7) / 8);
     const int blocks = int(std::min<int64_t>((work + 255) / 256, 132 * 16));
+    const auto* dv = static_cast<const In*>(d);
+    const auto* bv = static_cast<const In*>(B);
+    auto* cv = static_cast<Out*>(C);
     if (vec)
-        diag_scale_kernel<In, Out, 8><<<blocks, 256, 0, stream>>>(
-            static_cast<const In*>(d), static_cast<const In*>(B), ldb, static_cast<Out*>(C), ldc, n, N);
+        diag_scale_kernel<In, Out, 8><<<blocks, 256, 0, stream>>>(dv, bv, ldb, cv, ldc, n, N);
     else
-        diag_scale_kernel<In, Out, 1><<<blocks * 8, 256, 0, stream>>>(
-            static_cast<const In*>(d), static_cast<const In*>(B), ldb, static_cast<Out*>(C), ldc, n, N);
+        diag_scale_kernel<In, Out, 1><<<blocks * 8, 256, 0, stream>>>(dv, bv, ldb, cv, ldc, n, N);
     return launched();
 }
 
@@ -136,8 +140,10 @@ Status contract_typed(const std::string& d, const std::string& a, const std::str
         char m = d[i];
         bool in_a = a.find(m) != std::string::npos, in_b = b.find(m) != std::string::npos;
         if (in_a == in_b) return Status::InvalidValue;
-        if (in_a && !(add_mode(am, a, m, ext) && add_mode(dm, d, m, ext))) return Status::InvalidValue;
-        if (in_b && !(add_mode(bn, b, m, ext) && add_mode(dn, d, m, ext))) return Status::InvalidValue;
+        if (in_a && !(add_mode(am, a, m, ext) && add_mode(dm, d, m, ext)))
+            return Status::InvalidValue;
+        if (in_b && !(add_mode(bn, b, m, ext) && add_mode(dn, d, m, ext)))
+            return Status::InvalidValue;
     }
     for (int i = int(a.size()) - 1; i >= 0; --i) {
         char m = a[i];
@@ -268,7 +274,8 @@ Status gemm_diagonal_a(int n, int N, const void* d, const void* B, int64_t ldb, 
     if (ldb < N || ldc < N) return Status::BadLeadingDimension;
     if (o.a_type != o.b_type) return Status::UnsupportedDataType;
 #define KILN_DIAG(IN, OUT) return diag_typed<IN, OUT>(n, N, d, B, ldb, C, ldc, o)
-    if (o.a_type == DataType::BF16 && o.c_type == DataType::BF16) KILN_DIAG(__nv_bfloat16, __nv_bfloat16);
+    if (o.a_type == DataType::BF16 && o.c_type == DataType::BF16)
+        KILN_DIAG(__nv_bfloat16, __nv_bfloat16);
     if (o.a_type == DataType::BF16 && o.c_type == DataType::F32) KILN_DIAG(__nv_bfloat16, float);
     if (o.a_type == DataType::F16 && o.c_type == DataType::F16) KILN_DIAG(__half, __half);
     if (o.a_type == DataType::F32 && o.c_type == DataType::F32) KILN_DIAG(float, float);
@@ -295,14 +302,17 @@ Status contract(const char* spec, const int* extents, const void* A, const void*
     for (const char* c = spec; *c; ++c)
         if (*c != ' ') s += *c;
     size_t eq = s.find('='), star = s.find('*');
-    if (eq == std::string::npos || star == std::string::npos || star < eq) return Status::InvalidValue;
+    if (eq == std::string::npos || star == std::string::npos || star < eq)
+        return Status::InvalidValue;
     std::string d = s.substr(0, eq), a = s.substr(eq + 1, star - eq - 1), b = s.substr(star + 1);
     for (const std::string* t : {&d, &a, &b})
         for (char c : *t)
             if (c < 'a' || c > 'z') return Status::InvalidValue;
     if (o.a_type != o.b_type) return Status::UnsupportedDataType;
-    const bool out_ok = o.c_type == DataType::BF16 || o.c_type == DataType::F16 || o.c_type == DataType::F32;
-    if (o.path != Path::Generic && detail::is16(o.a_type) && out_ok && gett::contract_valid(d, a, b)) {
+    const bool out_ok =
+        o.c_type == DataType::BF16 || o.c_type == DataType::F16 || o.c_type == DataType::F32;
+    const bool tma = o.path != Path::Generic && detail::is16(o.a_type) && out_ok;
+    if (tma && gett::contract_valid(d, a, b)) {
         cudaError_t err = cudaSuccess;
         if (contract_sm90(d, a, b, extents, A, B, D, o, &err)) {
             if (o.path_taken) *o.path_taken = Path::Sm90Tma;
@@ -331,9 +341,10 @@ extern "C" int kiln_gemm_special(int kind, int ta, int tb, int M, int N, int K, 
     o.c_type = static_cast<DataType>(c_type);
     o.stream = stream;
     if (kind == 3) o.path = Path::Generic;  // diagonal A through the generic tiled kernel
+    const Op opa = static_cast<Op>(ta), opb = static_cast<Op>(tb);
     Status s = (kind == 0 || kind == 3) ? gemm_diagonal_a(M, N, A, B, ldb, C, ldc, o)
-             : kind == 1 ? cgemm(static_cast<Op>(ta), static_cast<Op>(tb), M, N, K, A, lda, B, ldb, C, ldc, o)
-                         : dual_gemm(static_cast<Op>(ta), static_cast<Op>(tb), M, N, K, A, lda, B, ldb, C, ldc, o);
+               : kind == 1 ? cgemm(opa, opb, M, N, K, A, lda, B, ldb, C, ldc, o)
+                           : dual_gemm(opa, opb, M, N, K, A, lda, B, ldb, C, ldc, o);
     return static_cast<int>(s);
 }
 
