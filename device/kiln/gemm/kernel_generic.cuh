@@ -50,7 +50,8 @@ struct FpuOp {
 
 template <class LA, class LB, class TA, class TB, class Op, class Pred, class Epi, class Out>
 __global__ void __launch_bounds__(Threads)
-    gemm_kernel(LA la, LB lb, TA ta, TB tb, Op op, Pred pred, Epi epi, Out out, int M, int N, int K) {
+    gemm_kernel(LA la, LB lb, TA ta, TB tb, Op op, Pred pred, Epi epi, Out out, int M, int N,
+                int K) {
     using V = typename LA::value_type;
     static_assert(std::is_same_v<V, typename LB::value_type>, "A and B must load the same type");
     using SA = layout::PaddedRowMajor<BK, BM, 1>;  // [k][m], padded against bank conflicts

@@ -22,8 +22,9 @@
 // bytes) and an `empty` mbarrier (one arrive per consumer warp once its wgmmas on that buffer
 // retired; in a 2-CTA cluster one per consumer warpgroup of both CTAs, Config::EmptyArrivals,
 // and the producer's last act is to see every buffer released once more, so that no CTA leaves
-// while its peer may still arrive on its barriers). Warpgroups 1 (and 2) are consumers: each owns 64 rows of the BM x BN tile,
-// keeps a 64xBN fp32 accumulator in registers (setmaxnreg.inc) and issues m64nBNk16 wgmmas.
+// while its peer may still arrive on its barriers). Warpgroups 1 (and 2) are consumers: each
+// owns 64 rows of the BM x BN tile, keeps a 64xBN fp32 accumulator in registers
+// (setmaxnreg.inc) and issues m64nBNk16 wgmmas.
 // The grid is persistent (one CTA per SM); work units come from TileScheduler (grouped
 // rasterization for L2 reuse): a tile, or with split-K one of its K splits, whose partial sums
 // split_k.cuh adds before the epilogue of the last one. Ragged M, N, K are handled by TMA's zero

@@ -81,7 +81,8 @@ struct Tile {
         for (int i = 0; i < rank; ++i) r += ptrdiff_t(base[i]) * stride[i];
         return r;
     }
-    __host__ __device__ constexpr ptrdiff_t linearise_offset(const ptrdiff_t (&stride)[rank]) const {
+    __host__ __device__ constexpr ptrdiff_t
+    linearise_offset(const ptrdiff_t (&stride)[rank]) const {
         ptrdiff_t r = 0;
         for (int i = 0; i < rank; ++i) r += ptrdiff_t(offset[i]) * stride[i];
         return r;
