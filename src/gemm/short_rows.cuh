@@ -76,6 +76,12 @@ struct ShortRows {
 /// The transposed two-tile product of M rows: 128-row weight tiles, two CTAs each.
 constexpr ShortRows two_tile_plan(int M) { return {two_tile_width(M), 1, true, 128}; }
 
+/// CTAs of a transposed product of N weight rows (x batch) at two per 128 of them: the
+/// two-tile product's, and the 64 x 160 pairs' (two 64-row tiles per pair).
+constexpr int64_t weight_tile_ctas(int N, int batch) {
+    return 2 * ((int64_t(N) + 127) / 128 * batch);
+}
+
 /// The transposed product of 129 to kShortRowsTransposedN rows, unsplit, where K is at most
 /// kShortRowsNarrowMaxKBlocks (what was measured: 56 weight tiles at K = 8192) and the weights'
 /// 128-row tiles (two CTAs each) fill from 15/32 of a wave to three quarters as the two-tile
@@ -85,7 +91,7 @@ constexpr ShortRows two_tile_plan(int M) { return {two_tile_width(M), 1, true, 1
 /// 112. Without the two-tile product (two_tiles false) the pairs take half a wave to one.
 constexpr ShortRows short_rows_transposed_plan(int M, int N, int64_t k_blocks, int batch,
                                                int sms, bool two_tiles = true) {
-    const int64_t ctas = 2 * ((int64_t(N) + 127) / 128 * batch);
+    const int64_t ctas = weight_tile_ctas(N, batch);
     if (ctas > sms || k_blocks > kShortRowsNarrowMaxKBlocks) return {};
     if (two_tiles && 32 * ctas >= 15 * int64_t(sms) && 4 * ctas <= 3 * int64_t(sms))
         return two_tile_plan(M);
@@ -98,7 +104,7 @@ constexpr ShortRows short_rows_transposed_plan(int M, int N, int64_t k_blocks, i
 /// kTwoTileMinKBlocks; none without it (two_tiles false).
 constexpr ShortRows two_tile_rows_plan(int M, int N, int64_t k_blocks, int batch, int sms,
                                        bool two_tiles = true) {
-    const int64_t ctas = 2 * ((int64_t(N) + 127) / 128 * batch);
+    const int64_t ctas = weight_tile_ctas(N, batch);
     if (!two_tiles || ctas > sms || 2 * ctas <= sms || k_blocks <= kTwoTileMinKBlocks) return {};
     return two_tile_plan(M);
 }

@@ -243,15 +243,14 @@ cudaError_t run_sm90_two_tiles(const Problem& p) {
 template <class In, class Out, bool MnA, bool MnB>
 cudaError_t run_sm90(const Problem& p, int bn) {
     if (p.block_m == 64) return run_sm90_short<In, Out, MnA, MnB>(p, bn);
-    if (bn == 80 || bn == 96 || bn == 104)
-        return bn == 80   ? run_sm90_two_tiles<In, Out, MnA, MnB, 80>(p)
-               : bn == 96 ? run_sm90_two_tiles<In, Out, MnA, MnB, 96>(p)
-                          : run_sm90_two_tiles<In, Out, MnA, MnB, 104>(p);
     return bn == 256   ? run_sm90_act<In, Out, MnA, MnB, 256>(p)
            : bn == 192 ? run_sm90_fill<In, Out, MnA, MnB, 192>(p)
            : bn == 160 ? run_sm90_fill<In, Out, MnA, MnB, 160>(p)
            : bn == 144 ? run_sm90_fill<In, Out, MnA, MnB, 144>(p)
            : bn == 128 ? run_sm90_act<In, Out, MnA, MnB, 128>(p)
+           : bn == 104 ? run_sm90_two_tiles<In, Out, MnA, MnB, 104>(p)
+           : bn == 96  ? run_sm90_two_tiles<In, Out, MnA, MnB, 96>(p)
+           : bn == 80  ? run_sm90_two_tiles<In, Out, MnA, MnB, 80>(p)
            : bn == 64  ? run_sm90_narrow<In, Out, MnA, MnB, 64>(p)
                        : run_sm90_narrow<In, Out, MnA, MnB, 16>(p);
 }
