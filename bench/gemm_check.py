@@ -336,30 +336,47 @@ case_linear(150, 6500, 264, act="relu", bias_mode="col", want="tma")
 case_linear(129, 6600, 520, out_dt=torch.float32, act="gelu", bias_mode="col",
             bias_dt=torch.bfloat16, want="tma")
 case_linear(160, 6500, 128, alpha=2.0, act="relu", bias_mode="row", want="tma")
-# up to three quarters of a wave as the two-tile product (128 x 80 tiles, A's rows in two, the
-# second one ragged): D's column bias as the transposed row bias; ragged weights (4300) with an
-# fp32 output and 129 rows (the second tile one row); a batch in fp16 with D's row bias as the
-# transposed column bias (SiLU, alpha 0.5); alpha 2 with it, which these widths run on the
-# linear kernel; with C (beta 0.5) the product runs as written on 128-row tiles
-case_linear(150, 4224, 264, act="relu", bias_mode="col", want="tma")
+# the two-tile product (A's rows in two tiles, 72 wide up to 144 rows, 80 up to 160, the second
+# one ragged) on 128-row weight tiles up to three quarters of a wave where the 64-row ones do
+# not fit one: D's column bias as the transposed row bias; ragged weights (4300) with an fp32
+# output and 129 rows (the second tile one row of 72); 150 rows on 128 x 80 tiles (68 CTAs);
+# with C (beta 0.5) the product runs as written on 128-row tiles
 case_linear(129, 4300, 520, out_dt=torch.float32, act="gelu", bias_mode="col",
             bias_dt=torch.bfloat16, want="tma")
+case_linear(150, 4352, 264, act="relu", bias_mode="col", want="tma")
+case_linear(150, 4224, 256, beta=0.5, want="tma")
+# ... and on the weights' 64-row tiles (one consumer warpgroup, unpaired) where those fit one
+# wave: 150 and 160 x 4224 (132 CTAs of 64 x 80) with D's column bias, and D's row bias as the
+# transposed column bias with alpha 2 (the linear kernel); a batch in fp16 with D's row bias
+# (SiLU, alpha 0.5; 64 x 72); 32 weight tiles of 128 rows (64 of 64 rows, 128 CTAs); 31 ragged
+# ones with an fp32 output (64 x 72); K = 8192 keeps 128 x 72 tiles where they fit
+case_linear(150, 4224, 264, act="relu", bias_mode="col", want="tma")
+case_linear(160, 4224, 128, alpha=2.0, act="relu", bias_mode="row", want="tma")
 case_linear(136, 2112, 256, batch=2, in_dt=torch.float16, out_dt=torch.float16, alpha=0.5,
             act="silu", bias_mode="row", want="tma")
-case_linear(160, 4224, 128, alpha=2.0, act="relu", bias_mode="row", want="tma")
-case_linear(150, 4224, 256, beta=0.5, want="tma")
-# ... and from 15/32 of a wave: 32 weight tiles (64 CTAs), 31 ragged ones with an fp32 output
 case_linear(160, 4096, 1024, want="tma")
 case_linear(144, 3968, 520, out_dt=torch.float32, act="gelu", bias_mode="col", want="tma")
-# 161 to 208 rows past K = 4096 (short_rows.cuh): the two-tile product on 128 x 96 (up to 192
-# rows) or 128 x 104 tiles: the copy kernel; ragged K and an fp16 output with D's column bias;
-# 104 wide (13 column groups: the epilogue's chunks of one) with an fp32 output and GELU; a
-# batch with D's row bias (SiLU, 161 rows: the second tile 65 rows of 96); with C as written
+case_linear(144, 4096, 8192, want="tma")
+# 161 to 192 rows: the two-tile product on 64-row weight tiles where they fit one wave: 88
+# wide (170 rows, ragged weights 4100: the last tile 4 rows) with D's column bias; 96 wide in
+# fp16 with an fp32 output and GELU, ragged K; 96 wide, the copy kernel; a batch of 176 rows
+# with D's row bias (SiLU; 64 CTAs at K = 256). (At 193-208 rows pairs of 64-row tiles fit
+# wherever these would: 200 x 4096 x 512 runs 64 x 128 pairs.)
+case_linear(170, 4100, 1000, act="relu", bias_mode="col", want="tma")
+case_linear(190, 3000, 2056, in_dt=torch.float16, out_dt=torch.float32, act="gelu",
+            bias_mode="col", bias_dt=torch.float16, want="tma")
+case_linear(184, 4096, 512, want="tma")
+case_linear(176, 1024, 256, batch=2, alpha=0.5, act="silu", bias_mode="row", want="tma")
+case_linear(200, 4096, 512, want="tma")
+# ... else on 128-row weight tiles past K = 4096 where they fill more than half a wave and at
+# most one: 128 x 88 (176 rows; a batch with D's row bias, SiLU, 161 rows: the second tile 73
+# rows of 88), 128 x 96 (ragged K and an fp16 output with D's column bias), 128 x 104 (13 column
+# groups: the epilogue's chunks of one; an fp32 output and GELU); with C as written
 case_linear(176, 7168, 4160, want="tma")
+case_linear(161, 2240, 4160, batch=2, alpha=0.5, act="silu", bias_mode="row", want="tma")
 case_linear(192, 5120, 4200, in_dt=torch.float16, out_dt=torch.float16, act="relu",
             bias_mode="col", bias_dt=torch.float16, want="tma")
 case_linear(200, 8000, 4160, out_dt=torch.float32, act="gelu", bias_mode="col", want="tma")
-case_linear(161, 2240, 4160, batch=2, alpha=0.5, act="silu", bias_mode="row", want="tma")
 case_linear(208, 4480, 4104, beta=0.5, want="tma")
 # 2-CTA clusters with an odd number of M-tiles (the spare CTA loads zeros, stores nothing)
 case_linear(2100, 4096, 256, want="tma")

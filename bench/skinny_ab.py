@@ -27,8 +27,13 @@ costs against cuBLAS's) and `shorttrans` (129 to 160 rows, which the short produ
 transposed; KILN_GEMM_SHORT_ROWS=0 runs them on 128-row tiles) and `twotile` (129 to 208 rows
 that run as the transposed two-tile product; KILN_GEMM_TWO_TILES=0 runs them as before: 64 x 160
 pairs up to 160 rows, past it the 128-row path), `twotilelow` (129 to 160 rows against 31 to 33
-weight tiles, where KILN_GEMM_TWO_TILES=0 splits 128-row tiles instead) and
-`onewave` (one full wave of 128 x 256 tiles, which the heuristic runs unpaired:
+weight tiles, where KILN_GEMM_TWO_TILES=0 splits 128-row tiles instead), `twotile64` (129 to
+192 rows that run the two-tile product on the weights' 64-row tiles, one wave of them;
+KILN_GEMM_TWO_TILES=128 runs them as before: on 128-row two tiles, or 128-row tiles split),
+`twotilekept` (the shapes measured on the 64-row two tiles but kept on their previous paths:
+160 x 2048 x 8192, 193-208 rows on pairs; two that take them as controls), `twotilewidth`
+(129-144 and 161-176 rows on 128-row two tiles, 72 and 88 wide since session 35)
+and `onewave` (one full wave of 128 x 256 tiles, which the heuristic runs unpaired:
 KILN_GEMM_CLUSTER=2 pairs them).
 A third argument, `relu` or `gelu`, times bias + activation against cuBLASLt's fused epilogue
 (torch._addmm_activation) instead of the plain product. `--cold` (anywhere) gives each side
@@ -86,6 +91,14 @@ SETS = {
                 (200, 6144, 8192), (208, 5120, 5120), (200, 8192, 8192), (200, 8000, 4160)),
     "twotilelow": ((160, 4096, 8192), (144, 4096, 4096), (150, 4096, 4096), (129, 4096, 8192),
                    (136, 3968, 5120), (160, 4096, 2048)),
+    "twotile64": ((144, 4096, 4096), (150, 4096, 4096), (136, 3968, 5120), (160, 4096, 2048),
+                  (160, 3072, 8192), (152, 3584, 8192), (160, 4096, 6144), (129, 3072, 8192),
+                  (144, 2048, 4096), (192, 4096, 4096), (192, 4096, 8192), (176, 3072, 8192),
+                  (168, 4096, 11008), (176, 4096, 4096)),
+    "twotilekept": ((160, 2048, 8192), (200, 4096, 2048), (208, 3072, 8192), (200, 2048, 8192),
+                    (150, 4096, 4096), (192, 4096, 8192)),
+    "twotilewidth": ((129, 4096, 8192), (129, 4224, 8192), (144, 4096, 8192), (136, 5120, 5120),
+                     (140, 6144, 6144), (168, 6144, 8192), (176, 7168, 8192)),
 }
 # `sweep`: every shape above that fits one wave of 128 x 128 tiles or splits, for sweeping the
 # tile width and split switches (one process per setting).

@@ -87,10 +87,11 @@ inline bool tma_ok(const void* p, int64_t ld, int64_t stride, int batch, int eb)
 /// sm90_<in>_<out>.cu for In in {bf16, f16, e4m3, e5m2}, Out in {bf16, f16, f32}; MnA/MnB:
 /// operand major order (p.va.mn_major / p.vb.mn_major; both false for 8-bit inputs). bn: 256 or
 /// 128; 192, 160 or 144, a fill width (params.h: unpaired, unsplit, 16-bit inputs only); or 64
-/// or 16 for the few-row kernel (few_rows.cuh: unpaired, 16-bit K-major only); 104, 96 or 80
-/// for the transposed two-tile product (short_rows.cuh: unpaired, unsplit, 16-bit K-major
-/// only); with p.block_m = 64, 64 or 128 for the short product, or 160 transposed
-/// (short_rows.cuh: paired, split only at 64, 16-bit K-major only).
+/// or 16 for the few-row kernel (few_rows.cuh: unpaired, 16-bit K-major only); 72, 80, 88, 96
+/// or 104 for the transposed two-tile product (short_rows.cuh: unpaired, unsplit, 16-bit
+/// K-major only, p.block_m 128, or 64 up to 96); with p.block_m = 64 in pairs (p.cluster_m 2),
+/// 64 or 128 for the short product, or 160 transposed (short_rows.cuh: split only at 64, 16-bit
+/// K-major only).
 template <class In, class Out, bool MnA, bool MnB>
 cudaError_t run_sm90(const Problem& p, int bn);
 

@@ -95,13 +95,13 @@ cudaError_t run_few_rows(const Problem& p, int sms) {
 
 /// The short product (short_rows.cuh) on 64 x plan.bn tiles in 2-CTA clusters, transposed or
 /// K split as planned (unsplit when no workspace can be had), or the transposed two-tile
-/// product on 128 x plan.bn tiles, unpaired, each weight tile's two CTAs consecutive (group 1).
+/// product on 128 or 64 x plan.bn tiles, unpaired, each weight tile's two CTAs consecutive
+/// (group 1).
 cudaError_t run_short_rows(Problem p, const ShortRows& plan) {
     if (plan.transposed) p = transposed_problem(p);
     p.block_m = plan.block_m;
-    const bool pairs = plan.block_m == kShortRowsBlockM;
-    p.cluster_m = pairs ? 2 : 1;
-    if (!pairs) p.group_m = 1;
+    p.cluster_m = plan.cluster_m;
+    if (plan.cluster_m == 1) p.group_m = 1;
     if (plan.splits > 1) {
         const int64_t tiles =
             split_k_cta_tiles(p.M, p.N, p.batch, p.block_m, plan.bn, p.cluster_m);

@@ -29,8 +29,15 @@
 // pairs, +5-20% up to 96 CTAs (150 x 4352 x 4096 268 -> 321, 160 x 6144 x 6144 372 -> 404),
 // level at 112, -5-11% at 128; at 64 CTAs against 128-row tiles split in two, +6-17%
 // (library: 144 x 4096 x 4096 0.81 -> 0.96 of cuBLAS).
+// Where the weights' 64-row tiles, two CTAs each (one per column tile of A's rows), fit one wave
+// the two-tile product runs on them: one consumer warpgroup per CTA, unpaired, group 1, twice
+// the CTAs of the 128-row tiles, as cuBLAS runs 129 x 4096 x 8192 (tst_64x72, 128 CTAs).
+// Harness, H200 (v39): 144 x 4096 x 4096 328 -> 366 TFLOP/s, 192 x 4096 x 4096 349 -> 433,
+// 168 x 4096 x 11008 351 -> 429, 160 x 3072 x 8192 289 -> 339, 200 x 4096 x 2048 289 -> 375;
+// 3-4% slower than the 128-row tiles at 129-144 rows and K = 8192 (which keeps them there).
 #pragma once
 #include <cstdint>
+#include <cstring>
 #include "dispatch.h"
 
 namespace kiln::gemm::detail {
@@ -54,59 +61,96 @@ inline constexpr int64_t kShortRowsNarrowMaxKBlocks = 128;
 /// The most rows of A the transposed two-tile product takes (two 104-wide tiles).
 inline constexpr int kTwoTileMaxM = 208;
 
-/// The two-tile product's column tile for M rows of A: half of them, rounded up to a width the
-/// kernels are instantiated at (80, 96, 104; sm90_impl.cuh, run_sm90_two_tiles).
-constexpr int two_tile_width(int M) { return M <= 160 ? 80 : M <= 192 ? 96 : 104; }
+/// The two-tile product's column tile for M rows of A: half of them rounded up to wgmma's
+/// N step of 8, so 72 (129-144 rows), 80, 88, 96 or 104 (201-208; sm90_impl.cuh,
+/// run_sm90_two_tiles). 72 against 80 at 129-144 rows +5-8%, 88 against 96 at 161-176 rows
+/// 0-7% (harness, 128-row tiles, bench/NOTES.md v39).
+constexpr int two_tile_width(int M) { return ((M + 1) / 2 + 7) / 8 * 8; }
 
 /// k-blocks (of 128 bytes) past which the two-tile product beats the 128-row path at 161-208
 /// rows: at K = 4096 it ran level or 2% slower (200 x 8000, 176 x 8192, 184 x 7168), from
 /// K = 5120 on 4-22% faster (bench/NOTES.md v38).
 inline constexpr int64_t kTwoTileMinKBlocks = 64;
 
+/// k-blocks past which 129-160 rows keep the 128-row two-tile tiles where they fit (rather
+/// than the 64-row ones: at K = 8192 the 128-row tiles ran 3-4% faster at 129-144 rows and
+/// level at 160, at K = 6144 and under 6-16% slower), and past which the 64-row ones need more
+/// than half a wave (narrow_two_tiles_fit; bench/NOTES.md v39).
+inline constexpr int64_t kTwoTileWideMinKBlocks = 96;
+
+/// Which two-tile products the plans may take: none (KILN_GEMM_TWO_TILES=0), the 128-row tiles
+/// only (KILN_GEMM_TWO_TILES=128), or either (the default).
+enum class TwoTiles { None, Rows128, Any };
+
 /// The short product's launch: its tile width (0: the 128-row path), K splits (1: none),
-/// whether it runs transposed (the weights on the M side, A's rows bn wide) and its tile's rows
-/// (64: one consumer warpgroup, in pairs; 128: the transposed two-tile product, unpaired).
+/// whether it runs transposed (the weights on the M side, A's rows bn wide), its tile's rows and
+/// CTAs per cluster (64 rows in pairs; the two-tile products unpaired on 128 or 64 rows).
 struct ShortRows {
     int bn = 0;
     int splits = 1;
     bool transposed = false;
     int block_m = kShortRowsBlockM;
+    int cluster_m = 2;
 };
 
-/// The transposed two-tile product of M rows: 128-row weight tiles, two CTAs each.
-constexpr ShortRows two_tile_plan(int M) { return {two_tile_width(M), 1, true, 128}; }
+/// The transposed two-tile product of M rows on block_m-row weight tiles, two CTAs each.
+constexpr ShortRows two_tile_plan(int M, int block_m) {
+    return {two_tile_width(M), 1, true, block_m, 1};
+}
 
 /// CTAs of a transposed product of N weight rows (x batch) at two per 128 of them: the
-/// two-tile product's, and the 64 x 160 pairs' (two 64-row tiles per pair).
+/// two-tile product's on 128-row tiles, and the 64 x 160 pairs' (two 64-row tiles per pair).
 constexpr int64_t weight_tile_ctas(int N, int batch) {
     return 2 * ((int64_t(N) + 127) / 128 * batch);
 }
 
+/// Whether the two-tile product on the weights' 64-row tiles (two CTAs per 64 weight rows)
+/// fills more than half a wave and at most one, or from 15/32 of one to half while K is at most
+/// kTwoTileWideMinKBlocks: at 64 CTAs it ran 16% faster than the 128-row tiles split in two at
+/// 144 x 2048 x 4096, 3-5% slower at 160 x 2048 x 8192 (library, bench/NOTES.md v39).
+constexpr bool narrow_two_tiles_fit(int N, int64_t k_blocks, int batch, int sms) {
+    const int64_t ctas = 2 * ((int64_t(N) + 63) / 64 * batch);
+    if (ctas > sms) return false;
+    return 2 * ctas > sms || (32 * ctas >= 15 * int64_t(sms) && k_blocks <= kTwoTileWideMinKBlocks);
+}
+
 /// The transposed product of 129 to kShortRowsTransposedN rows, unsplit, where K is at most
-/// kShortRowsNarrowMaxKBlocks (what was measured: 56 weight tiles at K = 8192) and the weights'
-/// 128-row tiles (two CTAs each) fill from 15/32 of a wave to three quarters as the two-tile
-/// product (at 64 CTAs it ran 6-17% faster than the 128-row path's tiles split in two, at 48
-/// 1% slower: bench/NOTES.md v38), past three quarters to one as 64 x 160 pairs (each pair two
-/// 64-row weight tiles sharing A's one tile), which ran 5-11% faster at 128 CTAs and level at
-/// 112. Without the two-tile product (two_tiles false) the pairs take half a wave to one.
+/// kShortRowsNarrowMaxKBlocks (what was measured: 56 weight tiles at K = 8192): the two-tile
+/// product on 64-row weight tiles where they fit one wave (narrow_two_tiles_fit) but past
+/// kTwoTileWideMinKBlocks where the 128-row ones fit too; on 128-row weight tiles where those
+/// (two CTAs each) fill from 15/32 of a wave to three quarters (at 64 CTAs they ran 6-17%
+/// faster than the 128-row path's tiles split in two, at 48 1% slower: bench/NOTES.md v38);
+/// past three quarters to one as 64 x 160 pairs (each pair two 64-row weight tiles sharing A's
+/// one tile), which ran 5-11% faster at 128 CTAs and level at 112. Without the two-tile product
+/// (TwoTiles::None) the pairs take half a wave to one.
 constexpr ShortRows short_rows_transposed_plan(int M, int N, int64_t k_blocks, int batch,
-                                               int sms, bool two_tiles = true) {
+                                               int sms, TwoTiles two_tiles = TwoTiles::Any) {
     const int64_t ctas = weight_tile_ctas(N, batch);
     if (ctas > sms || k_blocks > kShortRowsNarrowMaxKBlocks) return {};
-    if (two_tiles && 32 * ctas >= 15 * int64_t(sms) && 4 * ctas <= 3 * int64_t(sms))
-        return two_tile_plan(M);
+    const bool wide_fit = two_tiles != TwoTiles::None && 32 * ctas >= 15 * int64_t(sms) &&
+                          4 * ctas <= 3 * int64_t(sms);
+    if (two_tiles == TwoTiles::Any && narrow_two_tiles_fit(N, k_blocks, batch, sms) &&
+        !(wide_fit && k_blocks > kTwoTileWideMinKBlocks))
+        return two_tile_plan(M, 64);
+    if (wide_fit) return two_tile_plan(M, 128);
     if (2 * ctas < sms) return {};
     return {kShortRowsTransposedN, 1, true};
 }
 
-/// The two-tile product of 161 to kTwoTileMaxM rows: where its CTAs fill more than half a wave
-/// and at most one (under half, the 128-row path splits K instead) and K is past
-/// kTwoTileMinKBlocks; none without it (two_tiles false).
+/// The two-tile product of 161 to kTwoTileMaxM rows: on 64-row weight tiles where they fit
+/// (narrow_two_tiles_fit; 4-31% faster than the 128-row ones at every K measured, 2048-11008;
+/// at 193-208 rows short_rows_plan's pairs fit first wherever they would),
+/// else on 128-row ones where those fill more than half a wave and at most one (under half, the
+/// 128-row path splits K instead) and K is past kTwoTileMinKBlocks; none without it.
 constexpr ShortRows two_tile_rows_plan(int M, int N, int64_t k_blocks, int batch, int sms,
-                                       bool two_tiles = true) {
+                                       TwoTiles two_tiles = TwoTiles::Any) {
+    if (two_tiles == TwoTiles::Any && narrow_two_tiles_fit(N, k_blocks, batch, sms))
+        return two_tile_plan(M, 64);
     const int64_t ctas = weight_tile_ctas(N, batch);
-    if (!two_tiles || ctas > sms || 2 * ctas <= sms || k_blocks <= kTwoTileMinKBlocks) return {};
-    return two_tile_plan(M);
+    if (two_tiles == TwoTiles::None || ctas > sms || 2 * ctas <= sms ||
+        k_blocks <= kTwoTileMinKBlocks)
+        return {};
+    return two_tile_plan(M, 128);
 }
 
 /// The short product on 64-row tiles in pairs of an output of m_tiles (2 or 4) such tiles:
@@ -135,13 +179,14 @@ constexpr ShortRows short_rows_pairs_plan(int m_tiles, int N, int64_t k_blocks, 
 /// where the 64-wide ones were more than one.
 /// 129 to 160 rows run transposed (short_rows_transposed_plan), 161 to 192 as the transposed
 /// two-tile product (two_tile_rows_plan; three 64-row M-tiles would idle a CTA of a pair), and
-/// 193 to 208 so where no pairs fit one wave (the pairs' 128-wide tiles and the two-tile
-/// product's CTAs are each two per 128 rows of the weights, so the two never both fit).
+/// 193 to 208 so where no pairs fit one wave: at 200 x 4096 x 2048 the 64 x 128 pairs' bias +
+/// ReLU (the bias-started accumulator) ran 11% faster than the two tiles' linear kernel, the
+/// plain products within 4% either way (bench/NOTES.md v39).
 /// None (the 128-row path) when M is at most 64 rows (one M-tile: the pair would idle a CTA)
 /// or more than 256 (more than two pairs' rows), or when the split would not reach two.
-/// two_tiles false: the plan without the two-tile product (KILN_GEMM_TWO_TILES=0).
+/// two_tiles: which two-tile products it may take (KILN_GEMM_TWO_TILES).
 constexpr ShortRows short_rows_plan(int M, int N, int K, int batch, int sms,
-                                    bool two_tiles = true) {
+                                    TwoTiles two_tiles = TwoTiles::Any) {
     const int m_tiles = (M + kShortRowsBlockM - 1) / kShortRowsBlockM;
     const int64_t k_blocks = k_blocks_of(K, 2);
     if (sms < 4) return {};
@@ -151,7 +196,7 @@ constexpr ShortRows short_rows_plan(int M, int N, int K, int batch, int sms,
         return two_tile_rows_plan(M, N, k_blocks, batch, sms, two_tiles);
     if (m_tiles < 2 || m_tiles > 4) return {};
     const ShortRows pairs = short_rows_pairs_plan(m_tiles, N, k_blocks, batch, sms / 2);
-    if (pairs.bn || M > kTwoTileMaxM) return pairs;
+    if (pairs.bn || M <= 3 * kShortRowsBlockM || M > kTwoTileMaxM) return pairs;
     return two_tile_rows_plan(M, N, k_blocks, batch, sms, two_tiles);
 }
 
@@ -161,10 +206,17 @@ inline bool short_rows_enabled() {
     return on;
 }
 
-/// KILN_GEMM_TWO_TILES=0 turns the two-tile product off (experiments only): 129-160 rows then
-/// run as 64 x 160 pairs from half a wave on, 161-208 rows on the 128-row path.
-inline bool two_tiles_enabled() {
-    static const bool on = !env_off("KILN_GEMM_TWO_TILES");
+/// KILN_GEMM_TWO_TILES=0 turns the two-tile product off, =128 keeps it to 128-row weight tiles
+/// (experiments only; the A/B of bench/NOTES.md v39). Off, 129-160 rows run as 64 x 160 pairs
+/// from half a wave on, 161-208 rows on the 128-row path.
+inline TwoTiles two_tiles_enabled() {
+    static const TwoTiles on = [] {
+        const char* e = std::getenv("KILN_GEMM_TWO_TILES");
+        if (!e) return TwoTiles::Any;
+        return std::strcmp(e, "0") == 0     ? TwoTiles::None
+               : std::strcmp(e, "128") == 0 ? TwoTiles::Rows128
+                                            : TwoTiles::Any;
+    }();
     return on;
 }
 

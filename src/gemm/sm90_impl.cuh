@@ -14,13 +14,16 @@ inline BiasType to_bias_type(DataType t) {
 }
 
 /// Ring stages of a BM x BN tile. 128 rows: 4 at BN = 256 and 192, 6 at 160, 144 and 128, 7 at
-/// 104 and 96 (what fits; 8 at 96 ran level, bench/NOTES.md v38), 8 at 80, 64 and 16 (the
-/// few-row kernel streams one operand from DRAM and needs the bytes in flight, v28; at 16, 12
-/// stages fit but ran 1-2% slower than 8, v29). 64 rows (the short product, which streams B):
-/// 13 at 64, 8 at 128, 7 at 160 (transposed), what fits beside the staging buffer.
+/// 104, 96 and 88 (what fits; 8 at 96 ran level, bench/NOTES.md v38), 8 at 80, 72, 64 and 16
+/// (the few-row kernel streams one operand from DRAM and needs the bytes in flight, v28; at 16,
+/// 12 stages fit but ran 1-2% slower than 8, v29). 64 rows (the short product and the narrow
+/// two-tile product, which stream the weights): 13 at 64, 8 at 128, 7 at 160 (transposed), what
+/// fits beside the staging buffer; 12 at 72 (cuBLAS's tst_64x72 runs 12), 11 at 80 and 88, 10
+/// at 96.
 constexpr int sm90_stages(int bm, int bn) {
-    if (bm == 64) return bn == 64 ? 13 : bn == 128 ? 8 : 7;
-    return bn >= 192 ? 4 : bn >= 128 ? 6 : bn >= 96 ? 7 : 8;
+    if (bm == 64)
+        return bn == 64 ? 13 : bn == 72 ? 12 : bn <= 88 ? 11 : bn == 96 ? 10 : bn == 128 ? 8 : 7;
+    return bn >= 192 ? 4 : bn >= 128 ? 6 : bn >= 88 ? 7 : 8;
 }
 
 /// The kernel shape of every sm90 instantiation: BM x BN tiles (BM = 128, or 64 for the short
@@ -225,16 +228,28 @@ cudaError_t run_sm90_short(const Problem& p, int bn) {
     }
 }
 
-/// 128 x BN tiles (BN = 80, 96 or 104) of the transposed two-tile product (short_rows.cuh):
-/// 129-208 rows of A in two column tiles, unpaired and unsplit, for 16-bit K-major operands
-/// only; anything else is refused. D's column bias is the transposed problem's row bias, which
-/// the linear kernel applies: no bias + activation kernel at these widths (D's row bias, the
-/// one case it would take, runs linear too).
-template <class In, class Out, bool MnA, bool MnB, int BN>
-cudaError_t run_sm90_two_tiles(const Problem& p) {
+/// BM x bn tiles (bn = 72, 80, 88, 96 or 104: two_tile_width) of the transposed two-tile
+/// product (short_rows.cuh): 129-208 rows of A in two column tiles, unpaired and unsplit, for
+/// 16-bit K-major operands only; anything else is refused. BM = 64 up to 192 rows only: at
+/// 193-208 rows the pairs of 64-row tiles fit wherever the 64-row two tiles would. D's column
+/// bias is the transposed problem's row bias, which the linear kernel applies: no bias +
+/// activation kernel at these widths (D's row bias, the one case it would take, runs linear
+/// too).
+template <class In, class Out, bool MnA, bool MnB, int BM>
+cudaError_t run_sm90_two_tiles(const Problem& p, int bn) {
     if constexpr (sizeof(In) == 2 && !MnA && !MnB) {
         if (p.cluster_m != 1 || p.split.splits > 1) return cudaErrorInvalidValue;
-        return run_sm90_cfg<In, Out, MnA, MnB, BN, false, 1, 128, false>(p);
+        switch (bn) {
+        case 72: return run_sm90_cfg<In, Out, MnA, MnB, 72, false, 1, BM, false>(p);
+        case 80: return run_sm90_cfg<In, Out, MnA, MnB, 80, false, 1, BM, false>(p);
+        case 88: return run_sm90_cfg<In, Out, MnA, MnB, 88, false, 1, BM, false>(p);
+        case 96: return run_sm90_cfg<In, Out, MnA, MnB, 96, false, 1, BM, false>(p);
+        case 104:
+            if constexpr (BM == 128)
+                return run_sm90_cfg<In, Out, MnA, MnB, 104, false, 1, BM, false>(p);
+            return cudaErrorInvalidValue;
+        default: return cudaErrorInvalidValue;
+        }
     } else {
         return cudaErrorInvalidValue;
     }
@@ -242,15 +257,15 @@ cudaError_t run_sm90_two_tiles(const Problem& p) {
 
 template <class In, class Out, bool MnA, bool MnB>
 cudaError_t run_sm90(const Problem& p, int bn) {
-    if (p.block_m == 64) return run_sm90_short<In, Out, MnA, MnB>(p, bn);
+    if (p.block_m == 64)
+        return p.cluster_m == 2 ? run_sm90_short<In, Out, MnA, MnB>(p, bn)
+                                : run_sm90_two_tiles<In, Out, MnA, MnB, 64>(p, bn);
     return bn == 256   ? run_sm90_act<In, Out, MnA, MnB, 256>(p)
            : bn == 192 ? run_sm90_fill<In, Out, MnA, MnB, 192>(p)
            : bn == 160 ? run_sm90_fill<In, Out, MnA, MnB, 160>(p)
            : bn == 144 ? run_sm90_fill<In, Out, MnA, MnB, 144>(p)
            : bn == 128 ? run_sm90_act<In, Out, MnA, MnB, 128>(p)
-           : bn == 104 ? run_sm90_two_tiles<In, Out, MnA, MnB, 104>(p)
-           : bn == 96  ? run_sm90_two_tiles<In, Out, MnA, MnB, 96>(p)
-           : bn == 80  ? run_sm90_two_tiles<In, Out, MnA, MnB, 80>(p)
+           : bn > 64   ? run_sm90_two_tiles<In, Out, MnA, MnB, 128>(p, bn)
            : bn == 64  ? run_sm90_narrow<In, Out, MnA, MnB, 64>(p)
                        : run_sm90_narrow<In, Out, MnA, MnB, 16>(p);
 }

@@ -135,7 +135,7 @@ static_assert(short_rows(65, 4224, 4096, 1, 64, 1), "66 pairs: one full wave");
 static_assert(short_rows(96, 5120, 5120, 1, 128, 1), "80 narrow pairs: 40 of 128");
 static_assert(short_rows(100, 8192, 4096, 1, 128, 1), "64 pairs of 128 x 64 tiles");
 static_assert(short_rows(256, 4096, 4096, 1, 128, 1), "two pair rows of 32");
-static_assert(short_rows(200, 4096, 14336, 1, 128, 1), "128 wide: any K");
+static_assert(short_rows(256, 4096, 14336, 1, 128, 1), "128 wide: any K");
 static_assert(short_rows(96, 2048, 4096, 2, 64, 1), "a batch counts its pairs");
 static_assert(short_rows(80, 2048, 8192, 1, 64, 2), "32 pairs: split in two");
 static_assert(short_rows(128, 1024, 4096, 1, 64, 4), "16 pairs: split in four");
@@ -144,8 +144,8 @@ static_assert(short_rows(128, 1024, 1024, 1, 0, 1), "16 k-blocks: no split, no s
 static_assert(short_rows(256, 1024, 2048, 1, 64, 2), "32 pairs over two pair rows");
 static_assert(short_rows(96, 4096, 8200, 1, 0, 1),
               "64 wide past K = 8192: the 128-row path's long splits");
-static_assert(short_rows(160, 3840, 4096, 1, 0, 1),
-              "129-160 rows transposed: 30 weight tiles are under 15/32 of a wave");
+static_assert(short_rows(160, 1920, 4096, 1, 0, 1),
+              "129-160 rows transposed: 60 CTAs of 64-row weight tiles are under 15/32 of a wave");
 static_assert(short_rows(176, 7168, 4096, 1, 0, 1),
               "161-192 rows at K = 4096: the 128-row path (the two-tile product ran level)");
 static_assert(short_rows(256, 5120, 4096, 1, 0, 1), "80 pairs at 128: a second wave");
@@ -154,52 +154,90 @@ static_assert(short_rows(257, 4096, 4096, 1, 0, 1), "257 rows: a third pair row"
 static_assert(kiln::gemm::detail::short_rows_plan(128, 4096, 4096, 1, 0).bn == 0,
               "no SMs known");
 
-// 129 to 160 rows run transposed, unsplit, K up to 8192, where the weights' 128-row tiles
-// (two CTAs each) fill 15/32 of a wave to one: up to three quarters of it (62-99 of 132 CTAs)
-// as the two-tile product (128 x 80 tiles, A's rows in two), past it as 64 x 160 pairs (the
-// weights' 64-row tiles in pairs, all of A's rows in one tile).
+// 129 to 160 rows run transposed, unsplit, K up to 8192: as the two-tile product (A's rows in
+// two 72- or 80-wide tiles) on the weights' 64-row tiles where those (two CTAs each) fill more
+// than half a wave to one (from 15/32 up to K = 6144), but at K past 6144 on 128-row ones where
+// those fit too; on 128-row tiles
+// where they fill 15/32 to three quarters; past that as 64 x 160 pairs (the weights' 64-row
+// tiles in pairs, all of A's rows in one tile).
 constexpr bool short_transposed(int M, int N, int K, int batch) {
     const auto r = kiln::gemm::detail::short_rows_plan(M, N, K, batch, 132);
-    return r.transposed && r.bn == 160 && r.block_m == 64 && r.splits == 1;
+    return r.transposed && r.bn == 160 && r.block_m == 64 && r.cluster_m == 2 && r.splits == 1;
 }
-constexpr bool two_tiles(int M, int N, int K, int batch, int bn) {
-    const auto r = kiln::gemm::detail::short_rows_plan(M, N, K, batch, 132);
-    return r.transposed && r.bn == bn && r.block_m == 128 && r.splits == 1;
+constexpr bool two_tiles_on(int M, int N, int K, int batch, int bn, int block_m,
+                            kiln::gemm::detail::TwoTiles which) {
+    const auto r = kiln::gemm::detail::short_rows_plan(M, N, K, batch, 132, which);
+    return r.transposed && r.bn == bn && r.block_m == block_m && r.cluster_m == 1 &&
+           r.splits == 1;
 }
+constexpr bool two_tiles(int M, int N, int K, int batch, int bn, int block_m = 128) {
+    return two_tiles_on(M, N, K, batch, bn, block_m, kiln::gemm::detail::TwoTiles::Any);
+}
+static_assert(kiln::gemm::detail::two_tile_width(129) == 72 &&
+                  kiln::gemm::detail::two_tile_width(144) == 72 &&
+                  kiln::gemm::detail::two_tile_width(145) == 80 &&
+                  kiln::gemm::detail::two_tile_width(176) == 88 &&
+                  kiln::gemm::detail::two_tile_width(177) == 96 &&
+                  kiln::gemm::detail::two_tile_width(208) == 104,
+              "half the rows, rounded up to 8");
 static_assert(short_transposed(160, 7168, 8192, 1), "112 CTAs: 64 x 160 pairs");
 static_assert(short_transposed(129, 8448, 4096, 1), "132 CTAs: one full wave");
 static_assert(short_transposed(144, 6400, 4096, 1), "100 CTAs: past three quarters");
-static_assert(two_tiles(144, 6272, 4096, 1, 80), "98 CTAs: two 80-wide tiles");
-static_assert(two_tiles(150, 4224, 4096, 1, 80), "66 CTAs: half a wave");
-static_assert(two_tiles(136, 2112, 512, 2, 80), "a batch counts its tiles");
+static_assert(two_tiles(144, 6272, 4096, 1, 72), "98 CTAs: two 72-wide tiles");
+static_assert(two_tiles(150, 4352, 4096, 1, 80), "68 CTAs: 136 of 64-row tiles, past a wave");
+static_assert(two_tiles(150, 4224, 4096, 1, 80, 64), "132 CTAs of 64 x 80 tiles");
+static_assert(two_tiles(144, 4096, 4096, 1, 72, 64) && two_tiles(160, 4096, 6144, 1, 80, 64),
+              "K up to 6144: 64-row tiles");
+static_assert(two_tiles(129, 4224, 8192, 1, 72) && two_tiles(160, 4096, 8192, 1, 80),
+              "K = 8192: 128-row tiles where they fit");
+static_assert(two_tiles(160, 3072, 8192, 1, 80, 64), "48 CTAs of 128-row tiles: 64-row ones");
+static_assert(two_tiles(136, 1056, 512, 2, 72, 64), "a batch counts its tiles");
 static_assert(!short_transposed(160, 8576, 4096, 1) && !two_tiles(160, 8576, 4096, 1, 80),
               "134 CTAs: past one wave");
-static_assert(two_tiles(160, 4096, 4096, 1, 80) && two_tiles(129, 3968, 8192, 1, 80),
+static_assert(two_tiles(160, 2048, 4096, 1, 80, 64) && two_tiles(129, 3968, 8192, 1, 72),
               "64 and 62 CTAs: from 15/32 of a wave");
-static_assert(!two_tiles(160, 3840, 4096, 1, 80), "60 CTAs: under 15/32 of a wave");
-// Without the two-tile product (KILN_GEMM_TWO_TILES=0): the pairs from half a wave, 161-208
-// rows on the 128-row path.
-static_assert(kiln::gemm::detail::short_rows_plan(150, 4224, 4096, 1, 132, false).bn == 160,
+static_assert(short_rows(160, 2048, 8192, 1, 0, 1) && short_rows(160, 2112, 8192, 1, 0, 1) &&
+                  two_tiles(160, 2176, 8192, 1, 80, 64),
+              "64-row tiles at half a wave or under: K up to 6144 only");
+static_assert(!two_tiles(160, 1920, 4096, 1, 80, 64) && !two_tiles(160, 1920, 4096, 1, 80),
+              "60 CTAs: under 15/32 of a wave");
+// KILN_GEMM_TWO_TILES=128: the 128-row tiles only; =0: none (the pairs from half a wave,
+// 161-208 rows on the 128-row path).
+static_assert(two_tiles_on(144, 4096, 4096, 1, 72, 128, kiln::gemm::detail::TwoTiles::Rows128),
+              "128-row tiles only");
+static_assert(kiln::gemm::detail::short_rows_plan(150, 4224, 4096, 1, 132,
+                                                  kiln::gemm::detail::TwoTiles::None)
+                      .bn == 160,
               "66 CTAs: 64 x 160 pairs");
-static_assert(kiln::gemm::detail::short_rows_plan(160, 4096, 4096, 1, 132, false).bn == 0,
+static_assert(kiln::gemm::detail::short_rows_plan(160, 4096, 4096, 1, 132,
+                                                  kiln::gemm::detail::TwoTiles::None)
+                      .bn == 0,
               "64 CTAs: under half a wave");
-static_assert(kiln::gemm::detail::short_rows_plan(192, 7168, 8192, 1, 132, false).bn == 0,
+static_assert(kiln::gemm::detail::short_rows_plan(192, 7168, 8192, 1, 132,
+                                                  kiln::gemm::detail::TwoTiles::None)
+                      .bn == 0,
               "161-208 rows: the 128-row path");
 static_assert(!short_transposed(160, 4096, 8200, 1) && !two_tiles(160, 4352, 8200, 1, 80),
               "past K = 8192");
 static_assert(!short_transposed(128, 7168, 8192, 1), "128 rows: two M-tiles, not transposed");
 
-// 161 to 208 rows run as the two-tile product past K = 4096 where its CTAs fill more than
-// half a wave and at most one (193-208 rows only where no pairs of 64-row tiles fit a wave).
-static_assert(two_tiles(176, 7168, 8192, 1, 96), "112 CTAs of 128 x 96 tiles");
+// 161 to 208 rows run as the two-tile product on 64-row weight tiles where they fit one wave
+// (any K past half a wave), else on 128-row ones past K = 4096 where those fill more than half
+// a wave and at most one (193-208 rows only where no pairs of 64-row tiles fit a wave).
+static_assert(two_tiles(176, 7168, 8192, 1, 88), "112 CTAs of 128 x 88 tiles");
 static_assert(two_tiles(192, 5120, 11008, 1, 96), "long K");
 static_assert(two_tiles(200, 8000, 4160, 1, 104), "126 CTAs of 128 x 104 tiles");
 static_assert(two_tiles(208, 8448, 5120, 1, 104), "132 CTAs: one full wave");
-static_assert(two_tiles(161, 2240, 8192, 2, 96), "a batch counts its tiles");
+static_assert(two_tiles(161, 2240, 8192, 2, 88), "a batch counts its tiles");
+static_assert(two_tiles(192, 4096, 4096, 1, 96, 64) && two_tiles(168, 4096, 11008, 1, 88, 64) &&
+                  two_tiles(176, 3072, 2048, 1, 88, 64),
+              "128 CTAs of 64-row tiles, any K");
 static_assert(!two_tiles(200, 8000, 4096, 1, 104), "K = 4096: the 128-row path");
 static_assert(!two_tiles(192, 8576, 8192, 1, 96), "134 CTAs: past one wave");
-static_assert(!two_tiles(192, 4224, 8192, 1, 96), "66 CTAs: the 128-row path splits K");
-static_assert(short_rows(200, 4224, 8192, 1, 128, 1), "193-208 rows: 64 x 128 pairs first");
+static_assert(!two_tiles(192, 1920, 8192, 1, 96, 64) && !two_tiles(192, 1920, 8192, 1, 96),
+              "60 CTAs of 64-row tiles: the 128-row path splits K");
+static_assert(short_rows(200, 4224, 8192, 1, 128, 1) && short_rows(200, 2048, 8192, 1, 64, 1),
+              "193-208 rows: 64 x 128 or 64 x 64 pairs first");
 static_assert(!two_tiles(209, 8000, 8192, 1, 104) && short_rows(209, 8000, 8192, 1, 0, 1),
               "209 rows: past two 104-wide tiles");
 static_assert(!kiln::gemm::detail::short_rows_plan(127, 4096, 4096, 1, 132).transposed,
