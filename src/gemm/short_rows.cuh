@@ -72,10 +72,11 @@ constexpr int two_tile_width(int M) { return ((M + 1) / 2 + 7) / 8 * 8; }
 /// K = 5120 on 4-22% faster (bench/NOTES.md v38).
 inline constexpr int64_t kTwoTileMinKBlocks = 64;
 
-/// k-blocks past which 129-160 rows keep the 128-row two-tile tiles where they fit (rather
-/// than the 64-row ones: at K = 8192 the 128-row tiles ran 3-4% faster at 129-144 rows and
-/// level at 160, at K = 6144 and under 6-16% slower), and past which the 64-row ones need more
-/// than half a wave (narrow_two_tiles_fit; bench/NOTES.md v39).
+/// k-blocks past which 129-144 rows keep the 128-row two-tile tiles where they fit (rather
+/// than the 64-row ones: at K = 8192 the 128-row tiles ran 3-5% faster at 129-144 rows, at
+/// 160 rows level, and 5% slower with the weights evict-first; at K = 6144 and under 6-16%
+/// slower), and past which the 64-row ones need more than half a wave (narrow_two_tiles_fit;
+/// bench/NOTES.md v39).
 inline constexpr int64_t kTwoTileWideMinKBlocks = 96;
 
 /// Which two-tile products the plans may take: none (KILN_GEMM_TWO_TILES=0), the 128-row tiles
@@ -92,6 +93,16 @@ struct ShortRows {
     int block_m = kShortRowsBlockM;
     int cluster_m = 2;
 };
+
+/// Whether the two-tile product's weights (weight_bytes of them, a weight tile's two CTAs
+/// consecutive, so they load it together) outgrow an L2 of l2_bytes: then they are read once
+/// (OperandView::read_once, evict-first). At 4096 x 8192 weights (64 MiB, 50 MB of L2) the
+/// hint ran the two-tile product +2-6% (harness, bench/NOTES.md v39); weights that fit the L2
+/// stay normal: a model's next call may find them there (evict-first lost 2-25% on the few-row
+/// product's weights, v30).
+constexpr bool two_tile_weights_read_once(int64_t weight_bytes, int64_t l2_bytes) {
+    return weight_bytes > l2_bytes;
+}
 
 /// The transposed two-tile product of M rows on block_m-row weight tiles, two CTAs each.
 constexpr ShortRows two_tile_plan(int M, int block_m) {
@@ -116,8 +127,8 @@ constexpr bool narrow_two_tiles_fit(int N, int64_t k_blocks, int batch, int sms)
 
 /// The transposed product of 129 to kShortRowsTransposedN rows, unsplit, where K is at most
 /// kShortRowsNarrowMaxKBlocks (what was measured: 56 weight tiles at K = 8192): the two-tile
-/// product on 64-row weight tiles where they fit one wave (narrow_two_tiles_fit) but past
-/// kTwoTileWideMinKBlocks where the 128-row ones fit too; on 128-row weight tiles where those
+/// product on 64-row weight tiles where they fit one wave (narrow_two_tiles_fit) but at 129-144
+/// rows past kTwoTileWideMinKBlocks where the 128-row ones fit too; on 128-row weight tiles where those
 /// (two CTAs each) fill from 15/32 of a wave to three quarters (at 64 CTAs they ran 6-17%
 /// faster than the 128-row path's tiles split in two, at 48 1% slower: bench/NOTES.md v38);
 /// past three quarters to one as 64 x 160 pairs (each pair two 64-row weight tiles sharing A's
@@ -130,7 +141,7 @@ constexpr ShortRows short_rows_transposed_plan(int M, int N, int64_t k_blocks, i
     const bool wide_fit = two_tiles != TwoTiles::None && 32 * ctas >= 15 * int64_t(sms) &&
                           4 * ctas <= 3 * int64_t(sms);
     if (two_tiles == TwoTiles::Any && narrow_two_tiles_fit(N, k_blocks, batch, sms) &&
-        !(wide_fit && k_blocks > kTwoTileWideMinKBlocks))
+        !(wide_fit && k_blocks > kTwoTileWideMinKBlocks && two_tile_width(M) == 72))
         return two_tile_plan(M, 64);
     if (wide_fit) return two_tile_plan(M, 128);
     if (2 * ctas < sms) return {};

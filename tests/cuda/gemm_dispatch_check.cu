@@ -156,8 +156,8 @@ static_assert(kiln::gemm::detail::short_rows_plan(128, 4096, 4096, 1, 0).bn == 0
 
 // 129 to 160 rows run transposed, unsplit, K up to 8192: as the two-tile product (A's rows in
 // two 72- or 80-wide tiles) on the weights' 64-row tiles where those (two CTAs each) fill more
-// than half a wave to one (from 15/32 up to K = 6144), but at K past 6144 on 128-row ones where
-// those fit too; on 128-row tiles
+// than half a wave to one (from 15/32 up to K = 6144), but at 129-144 rows and K past 6144 on
+// 128-row ones where those fit too; on 128-row tiles
 // where they fill 15/32 to three quarters; past that as 64 x 160 pairs (the weights' 64-row
 // tiles in pairs, all of A's rows in one tile).
 constexpr bool short_transposed(int M, int N, int K, int batch) {
@@ -188,8 +188,9 @@ static_assert(two_tiles(150, 4352, 4096, 1, 80), "68 CTAs: 136 of 64-row tiles, 
 static_assert(two_tiles(150, 4224, 4096, 1, 80, 64), "132 CTAs of 64 x 80 tiles");
 static_assert(two_tiles(144, 4096, 4096, 1, 72, 64) && two_tiles(160, 4096, 6144, 1, 80, 64),
               "K up to 6144: 64-row tiles");
-static_assert(two_tiles(129, 4224, 8192, 1, 72) && two_tiles(160, 4096, 8192, 1, 80),
-              "K = 8192: 128-row tiles where they fit");
+static_assert(two_tiles(129, 4224, 8192, 1, 72) && two_tiles(144, 4096, 8192, 1, 72) &&
+                  two_tiles(160, 4096, 8192, 1, 80, 64),
+              "K = 8192: 128-row tiles where they fit, up to 144 rows");
 static_assert(two_tiles(160, 3072, 8192, 1, 80, 64), "48 CTAs of 128-row tiles: 64-row ones");
 static_assert(two_tiles(136, 1056, 512, 2, 72, 64), "a batch counts its tiles");
 static_assert(!short_transposed(160, 8576, 4096, 1) && !two_tiles(160, 8576, 4096, 1, 80),
@@ -220,6 +221,10 @@ static_assert(kiln::gemm::detail::short_rows_plan(192, 7168, 8192, 1, 132,
 static_assert(!short_transposed(160, 4096, 8200, 1) && !two_tiles(160, 4352, 8200, 1, 80),
               "past K = 8192");
 static_assert(!short_transposed(128, 7168, 8192, 1), "128 rows: two M-tiles, not transposed");
+static_assert(kiln::gemm::detail::two_tile_weights_read_once(int64_t(4096) * 8192 * 2, 50 << 20) &&
+                  !kiln::gemm::detail::two_tile_weights_read_once(int64_t(4096) * 4096 * 2,
+                                                                  50 << 20),
+              "two-tile weights evict first where they outgrow the L2 (64 MiB, not 32)");
 
 // 161 to 208 rows run as the two-tile product on 64-row weight tiles where they fit one wave
 // (any K past half a wave), else on 128-row ones past K = 4096 where those fill more than half

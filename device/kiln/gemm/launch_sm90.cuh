@@ -39,12 +39,13 @@ constexpr dev::tma::L2Hint streaming_hint(int M, int covered, int bn, bool share
                                                            : dev::tma::L2Hint::normal;
 }
 
-/// Sets both operands' hints (A normal, B streaming_hint). KILN_GEMM_L2=A,B (each normal, first
-/// or last) overrides them, for A/B experiments.
-inline void choose_l2_hints(TmaOperand& oa, TmaOperand& ob, int M, int batch, int bm, int bn,
-                            int cluster_m) {
+/// Sets both operands' hints (A normal, or evict-first where the view is read once:
+/// OperandView::read_once; B streaming_hint). KILN_GEMM_L2=A,B (each normal, first or last)
+/// overrides them, for A/B experiments.
+inline void choose_l2_hints(TmaOperand& oa, TmaOperand& ob, bool a_read_once, int M, int batch,
+                            int bm, int bn, int cluster_m) {
     using dev::tma::L2Hint;
-    oa.l2 = L2Hint::normal;
+    oa.l2 = a_read_once ? L2Hint::evict_first : L2Hint::normal;
     ob.l2 = streaming_hint(M, bm * cluster_m, bn, batch > 1 && ob.batch_mul == 0);
     static const char* forced = std::getenv("KILN_GEMM_L2");
     if (!forced) return;
@@ -212,7 +213,7 @@ cudaError_t launch_planes(const OperandView* va, const OperandView* vb, typename
                                  vb[pl], batch, Cfg::BRowsPerCta))
             return cudaErrorInvalidValue;
     }
-    choose_l2_hints(oa, ob, M, batch, Cfg::BM, Cfg::BN, Cfg::ClusterM);
+    choose_l2_hints(oa, ob, va[0].read_once, M, batch, Cfg::BM, Cfg::BN, Cfg::ClusterM);
     // The epilogue walks columns 8 at a time inside the inner column mode.
     if (dv.c0 != INT_MAX && dv.c0 % 8 != 0) return cudaErrorInvalidValue;
     {

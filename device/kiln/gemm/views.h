@@ -24,6 +24,9 @@ struct OperandView {
     int64_t k_stride[2] = {0, 0};
     int64_t batch_stride = 0;  // 0 with batch > 1: the same operand for every batch
     bool mn_major = false;     // rows contiguous (row_stride[0] == 1), else K contiguous
+    // Each tile of it is loaded by CTAs that run together and never again, and it outgrows the
+    // L2: the sm90 kernel's loads of it evict first (launch_sm90.cuh, choose_l2_hints).
+    bool read_once = false;
 
     /// Whether the sm90 kernel loads a k-block of a tile in one TMA box (K-major, one row mode)
     /// rather than in 64-row chunks (launch_sm90.cuh); fill widths that are not whole chunks
