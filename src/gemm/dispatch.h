@@ -76,6 +76,21 @@ inline int sm90_cluster_m(int bn, int heuristic, int64_t cluster_tiles, int sms)
     return sm90_cluster_fits(bn, env == 1 || env == 2 ? env : heuristic, cluster_tiles, sms);
 }
 
+/// An attribute of the current device, or `fallback` where the query fails (callers keep it in a
+/// static: the planners ask on every call).
+inline int device_attribute(cudaDeviceAttr attr, int fallback) {
+    int dev = 0, n = fallback;
+    cudaGetDevice(&dev);
+    cudaDeviceGetAttribute(&n, attr, dev);
+    return n;
+}
+
+/// The current device's SMs (132 on an H100 or H200).
+inline int device_sms() {
+    static const int sms = device_attribute(cudaDevAttrMultiProcessorCount, 132);
+    return sms;
+}
+
 /// TMA's 16-byte rules for an operand of `eb`-byte elements: aligned base, row and batch
 /// strides multiples of 16 bytes.
 inline bool tma_ok(const void* p, int64_t ld, int64_t stride, int batch, int eb) {

@@ -95,12 +95,7 @@ cudaError_t run_few_rows(const Problem& p, int sms) {
 
 /// The device's L2 bytes (50 MB on an H100 or H200).
 int64_t l2_bytes() {
-    static const int64_t bytes = [] {
-        int dev = 0, n = 50 << 20;
-        cudaGetDevice(&dev);
-        cudaDeviceGetAttribute(&n, cudaDevAttrL2CacheSize, dev);
-        return int64_t(n);
-    }();
+    static const int64_t bytes = device_attribute(cudaDevAttrL2CacheSize, 50 << 20);
     return bytes;
 }
 
@@ -205,12 +200,7 @@ Status gemmEx(Op ta, Op tb, int M, int N, int K, float alpha, const void* A, int
     if (o.path == Path::Sm90Tma && !tma_rules) return Status::PathUnavailable;
     Path path = (o.path == Path::Generic || !tma_rules) ? Path::Generic : Path::Sm90Tma;
     if (path == Path::Sm90Tma) {
-        static const int sms = [] {
-            int dev = 0, n = 132;
-            cudaGetDevice(&dev);
-            cudaDeviceGetAttribute(&n, cudaDevAttrMultiProcessorCount, dev);
-            return n;
-        }();
+        const int sms = detail::device_sms();
         cudaError_t e;
         if (!transforms && detail::few_rows_transposed(p, sms)) {
             e = detail::run_few_rows(p, sms);

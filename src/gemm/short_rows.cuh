@@ -109,10 +109,17 @@ constexpr ShortRows two_tile_plan(int M, int block_m) {
     return {two_tile_width(M), 1, true, block_m, 1};
 }
 
-/// CTAs of a transposed product of N weight rows (x batch) at two per 128 of them: the
-/// two-tile product's on 128-row tiles, and the 64 x 160 pairs' (two 64-row tiles per pair).
-constexpr int64_t weight_tile_ctas(int N, int batch) {
-    return 2 * ((int64_t(N) + 127) / 128 * batch);
+/// CTAs of a transposed product of N weight rows (x batch) at two per tile_rows of them: the
+/// two-tile product's (on 128- or 64-row tiles), and the 64 x 160 pairs' (two 64-row tiles per
+/// pair, so two per 128 weight rows).
+constexpr int64_t weight_tile_ctas(int N, int batch, int tile_rows = 128) {
+    return 2 * ((int64_t(N) + tile_rows - 1) / tile_rows * batch);
+}
+
+/// Whether `ctas` fill at least 15/32 of a wave of `sms`: the two-tile products' floor (at 64
+/// CTAs of 132 they beat the 128-row path's split tiles, at 48 they did not: bench/NOTES.md v38).
+constexpr bool fills_two_tile_floor(int64_t ctas, int sms) {
+    return 32 * ctas >= 15 * int64_t(sms);
 }
 
 /// Whether the two-tile product on the weights' 64-row tiles (two CTAs per 64 weight rows)
@@ -120,25 +127,26 @@ constexpr int64_t weight_tile_ctas(int N, int batch) {
 /// kTwoTileWideMinKBlocks: at 64 CTAs it ran 16% faster than the 128-row tiles split in two at
 /// 144 x 2048 x 4096, 3-5% slower at 160 x 2048 x 8192 (library, bench/NOTES.md v39).
 constexpr bool narrow_two_tiles_fit(int N, int64_t k_blocks, int batch, int sms) {
-    const int64_t ctas = 2 * ((int64_t(N) + 63) / 64 * batch);
+    const int64_t ctas = weight_tile_ctas(N, batch, 64);
     if (ctas > sms) return false;
-    return 2 * ctas > sms || (32 * ctas >= 15 * int64_t(sms) && k_blocks <= kTwoTileWideMinKBlocks);
+    return 2 * ctas > sms ||
+           (fills_two_tile_floor(ctas, sms) && k_blocks <= kTwoTileWideMinKBlocks);
 }
 
 /// The transposed product of 129 to kShortRowsTransposedN rows, unsplit, where K is at most
 /// kShortRowsNarrowMaxKBlocks (what was measured: 56 weight tiles at K = 8192): the two-tile
 /// product on 64-row weight tiles where they fit one wave (narrow_two_tiles_fit) but at 129-144
-/// rows past kTwoTileWideMinKBlocks where the 128-row ones fit too; on 128-row weight tiles where those
-/// (two CTAs each) fill from 15/32 of a wave to three quarters (at 64 CTAs they ran 6-17%
-/// faster than the 128-row path's tiles split in two, at 48 1% slower: bench/NOTES.md v38);
-/// past three quarters to one as 64 x 160 pairs (each pair two 64-row weight tiles sharing A's
-/// one tile), which ran 5-11% faster at 128 CTAs and level at 112. Without the two-tile product
-/// (TwoTiles::None) the pairs take half a wave to one.
+/// rows past kTwoTileWideMinKBlocks where the 128-row ones fit too; on 128-row weight tiles
+/// where those (two CTAs each) fill from 15/32 of a wave to three quarters (at 64 CTAs they ran
+/// 6-17% faster than the 128-row path's tiles split in two, at 48 1% slower: bench/NOTES.md
+/// v38); past three quarters to one as 64 x 160 pairs (each pair two 64-row weight tiles sharing
+/// A's one tile), which ran 5-11% faster at 128 CTAs and level at 112. Without the two-tile
+/// product (TwoTiles::None) the pairs take half a wave to one.
 constexpr ShortRows short_rows_transposed_plan(int M, int N, int64_t k_blocks, int batch,
                                                int sms, TwoTiles two_tiles = TwoTiles::Any) {
     const int64_t ctas = weight_tile_ctas(N, batch);
     if (ctas > sms || k_blocks > kShortRowsNarrowMaxKBlocks) return {};
-    const bool wide_fit = two_tiles != TwoTiles::None && 32 * ctas >= 15 * int64_t(sms) &&
+    const bool wide_fit = two_tiles != TwoTiles::None && fills_two_tile_floor(ctas, sms) &&
                           4 * ctas <= 3 * int64_t(sms);
     if (two_tiles == TwoTiles::Any && narrow_two_tiles_fit(N, k_blocks, batch, sms) &&
         !(wide_fit && k_blocks > kTwoTileWideMinKBlocks && two_tile_width(M) == 72))

@@ -241,12 +241,7 @@ bool contract_sm90(const std::string& d, const std::string& a, const std::string
     p.va.ptr = g.swapped ? B : A;
     p.vb.ptr = g.swapped ? A : B;
     p.M = g.M, p.N = g.N, p.K = g.K;
-    static const int sms = [] {
-        int dev = 0, n = 132;
-        cudaGetDevice(&dev);
-        cudaDeviceGetAttribute(&n, cudaDevAttrMultiProcessorCount, dev);
-        return n;
-    }();
+    const int sms = detail::device_sms();
     Params prm = default_params(p.M, p.N, p.K, 1, 2, sms, p.vb.one_box());
     if (gett::pair_tiles(g) && prm.block_n == 256 && prm.split_k == 1) prm.cluster_m = 2;
     const cudaError_t r = detail::run_sm90_any(p, prm);
