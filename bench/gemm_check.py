@@ -327,10 +327,12 @@ case_linear(100, 1000, 2104, out_dt=torch.float32, beta=0.5, act="gelu", bias_mo
             want="tma")
 case_linear(256, 1024, 2048, alpha=2.0, act="silu", bias_mode="col", want="tma")
 # transposed short products (129 to 160 rows, short_rows.cuh, D stored column by column): past
-# three quarters of a wave of weight tiles as 64 x 160 pairs (the weights on paired 64-row tiles,
-# A's rows one 160-wide tile): the copy kernel; D's column bias as the transposed row bias
-# (linear epilogue); ragged weights (6600: the last tile's second CTA past N) with an fp32
-# output and 129 rows; alpha 2 with D's row bias on the bias + activation kernel
+# past three quarters of a wave of 128-row weight tiles: the two-tile product with each weight
+# tile's two CTAs a cluster (with KILN_GEMM_TWO_TILE_CLUSTER=0, 64 x 160 pairs: the weights on
+# paired 64-row tiles, A's rows one 160-wide tile): the copy kernel; D's column bias as the
+# transposed row bias (linear epilogue); ragged weights (6600: the last tile's second half or
+# CTA past N) with an fp32 output and 129 rows; alpha 2 with D's row bias (the pairs' bias +
+# activation kernel)
 case_linear(160, 7168, 512, want="tma")
 case_linear(150, 6500, 264, act="relu", bias_mode="col", want="tma")
 case_linear(129, 6600, 520, out_dt=torch.float32, act="gelu", bias_mode="col",
@@ -378,6 +380,19 @@ case_linear(192, 5120, 4200, in_dt=torch.float16, out_dt=torch.float16, act="rel
             bias_mode="col", bias_dt=torch.float16, want="tma")
 case_linear(200, 8000, 4160, out_dt=torch.float32, act="gelu", bias_mode="col", want="tma")
 case_linear(208, 4480, 4104, beta=0.5, want="tma")
+# The two CTAs of a weight tile as a 2-CTA cluster along N sharing it (each loads half of it
+# and multicasts it): every 128-row case above past half a wave (129 x 4300, 150 x 4352, 176 x
+# 7168, 161 x 2240 in a batch, 192 x 5120, 200 x 8000: the last weight tile's second half past
+# N), and the 64-row tiles where the weights outgrow the L2 (144 x 4096 x 8192 above): ragged
+# weights (4100: the last tile's first half 4 rows through its tail map, the second wholly past
+# N) with D's column bias and an fp32 output; a batch whose weights outgrow the L2 together,
+# with D's row bias; 88 wide in fp16 with ragged K. 136 x 3968 x 6400 (48 MiB of weights, in
+# the L2; 62 CTAs of 128-row tiles) keeps the 128-row tiles unpaired.
+case_linear(131, 4100, 8192, out_dt=torch.float32, act="relu", bias_mode="col", want="tma")
+case_linear(150, 2048, 8192, batch=2, alpha=0.5, act="silu", bias_mode="row", want="tma")
+case_linear(175, 4160, 7000, in_dt=torch.float16, out_dt=torch.float16, act="gelu",
+            bias_mode="col", bias_dt=torch.float16, want="tma")
+case_linear(136, 3968, 6400, want="tma")
 # 2-CTA clusters with an odd number of M-tiles (the spare CTA loads zeros, stores nothing)
 case_linear(2100, 4096, 256, want="tma")
 case_linear(1100, 2048, 128, batch=8, act="relu", bias_mode="row", want="tma")

@@ -32,7 +32,10 @@ weight tiles, where KILN_GEMM_TWO_TILES=0 splits 128-row tiles instead), `twotil
 KILN_GEMM_TWO_TILES=128 runs them as before: on 128-row two tiles, or 128-row tiles split),
 `twotilekept` (the shapes measured on the 64-row two tiles but kept on their previous paths:
 160 x 2048 x 8192, 193-208 rows on pairs; two that take them as controls), `twotilewidth`
-(129-144 and 161-176 rows on 128-row two tiles, 72 and 88 wide since session 35)
+(129-144 and 161-176 rows on 128-row two tiles, 72 and 88 wide since session 35),
+`twotilecluster` (two-tile products whose weight tiles' two CTAs run as a cluster sharing them
+since session 36: the 128-row tiles past half a wave, the 64-row ones where the weights outgrow
+the L2; KILN_GEMM_TWO_TILE_CLUSTER=0 runs them unpaired, as before)
 and `onewave` (one full wave of 128 x 256 tiles, which the heuristic runs unpaired:
 KILN_GEMM_CLUSTER=2 pairs them).
 A third argument, `relu` or `gelu`, times bias + activation against cuBLASLt's fused epilogue
@@ -97,6 +100,12 @@ SETS = {
                   (168, 4096, 11008), (176, 4096, 4096), (160, 4096, 8192)),
     "twotilekept": ((160, 2048, 8192), (200, 4096, 2048), (208, 3072, 8192), (200, 2048, 8192),
                     (150, 4096, 4096), (192, 4096, 8192)),
+    "twotilecluster": ((129, 4096, 8192), (129, 4224, 8192), (136, 4096, 8192),
+                       (144, 4096, 8192), (160, 4096, 8192), (176, 4096, 8192),
+                       (152, 7168, 8192), (160, 8192, 8192), (144, 8192, 4096), (136, 5120, 4096),
+                       (160, 5120, 4096), (150, 4352, 4096), (140, 6144, 6144),
+                       (176, 8192, 8192), (192, 7168, 8192), (192, 5120, 11008),
+                       (200, 6144, 8192), (208, 8192, 8192), (200, 8000, 4160)),
     "twotilewidth": ((129, 4096, 8192), (129, 4224, 8192), (144, 4096, 8192), (136, 5120, 5120),
                      (140, 6144, 6144), (168, 6144, 8192), (176, 7168, 8192)),
 }

@@ -7,7 +7,7 @@
 // activation, against cuBLAS, bench/NOTES.md v25); -DKILN_AB_STAGES=S and
 // -DKILN_AB_EPISTAGE=E set
 // the Config's ring depth (default 4) and epilogue staging (default 0), -DKILN_AB_CLUSTER=2 pairs
-// CTAs, -DKILN_AB_BN=128 narrows the tile, next to a
+// CTAs (sharing B; -DKILN_AB_CLUSTER_N=2: sharing A), -DKILN_AB_BN=128 narrows the tile, next to a
 // generated GEMM (kiln compile --emit=cuda, built as a shared object, C = A . B with B stored
 // K x N) on the same A. For A/B experiments on the kernel without rebuilding the whole library:
 // build this file once per variant of the headers (-I a patched copy first) and run each.
@@ -78,6 +78,9 @@ namespace {
 #ifndef KILN_AB_BN
 #define KILN_AB_BN 256
 #endif
+#ifndef KILN_AB_CLUSTER_N
+#define KILN_AB_CLUSTER_N 1
+#endif
 using T = __nv_bfloat16;
 #if defined(KILN_AB_SPLITK)
 constexpr bool kSplitK = true;
@@ -93,7 +96,8 @@ constexpr bool kSplitAll = true;
 constexpr bool kSplitAll = false;
 #endif
 using Cfg = kiln::gemm::sm90::Config<T, T, KILN_AB_BN, KILN_AB_STAGES, KILN_AB_CLUSTER, false,
-                                     false, 1, kSplitAll, KILN_AB_EPISTAGE, KILN_AB_BM>;
+                                     false, 1, kSplitAll, KILN_AB_EPISTAGE, KILN_AB_BM,
+                                     KILN_AB_CLUSTER_N>;
 // A tail split's second launch (-DKILN_AB_SPLITK): unpaired; split kernels stage no epilogue
 // inputs (kernel_sm90.cuh), but the bias + activation kernel's split 0 starts from the bias.
 #if defined(KILN_AB_BIAS_ACT)
@@ -498,9 +502,10 @@ int main(int argc, char** argv) {
     } else {
         t_lib = median_ms_per_call(lib, s, flush, flush_bytes);
     }
-    std::printf("%dx%dx%d library %dx%d c%d %s stages=%d epistage=%d staging=%d tail=%d/%d "
+    std::printf("%dx%dx%d library %dx%d c%dx%d %s stages=%d epistage=%d staging=%d tail=%d/%d "
                 "splits=%d defer=%d band=%d: %7.1f TFLOP/s",
-                M, N, K, Cfg::BM, Cfg::BN, Cfg::ClusterM, what, Cfg::Stages, KILN_AB_EPISTAGE,
+                M, N, K, Cfg::BM, Cfg::BN, Cfg::ClusterM, Cfg::ClusterN, what, Cfg::Stages,
+                KILN_AB_EPISTAGE,
                 Cfg::StagingPerConsumer, tl.tail.tiles, tl.tail.first,
                 tl.tail.tiles ? tl.tail.splits : whole.splits,
                 int(kiln::gemm::sm90::StorePlan<Cfg, Epi>::DeferStore), band_rows,

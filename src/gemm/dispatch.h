@@ -50,6 +50,7 @@ struct Problem {
     SplitK split{};     // K splits of the sm90 kernel (run_sm90_any sets them)
     TileRange range{};  // the tiles of the sm90 launch (run_sm90_any: a tail split's two)
     int cluster_m = 1;  // CTAs per cluster of the sm90 kernel (run_sm90_any sets it)
+    int cluster_n = 1;  // or along N, sharing A: the two-tile product's (short_rows.cuh)
     int block_m = 128;  // rows of the sm90 kernel's tile: 128, or 64 (short_rows.cuh)
     int group_m = 16;   // M-tiles per rasterization group of the sm90 launch (launch_sm90.cuh)
 };
@@ -89,6 +90,12 @@ inline int device_attribute(cudaDeviceAttr attr, int fallback) {
 inline int device_sms() {
     static const int sms = device_attribute(cudaDevAttrMultiProcessorCount, 132);
     return sms;
+}
+
+/// The current device's L2 bytes (50 MiB on an H100 or H200).
+inline int64_t device_l2_bytes() {
+    static const int64_t bytes = device_attribute(cudaDevAttrL2CacheSize, 50 << 20);
+    return bytes;
 }
 
 /// TMA's 16-byte rules for an operand of `eb`-byte elements: aligned base, row and batch

@@ -93,27 +93,17 @@ cudaError_t run_few_rows(const Problem& p, int sms) {
     return run_sm90_in(q, bn);
 }
 
-/// The device's L2 bytes (50 MB on an H100 or H200).
-int64_t l2_bytes() {
-    static const int64_t bytes = device_attribute(cudaDevAttrL2CacheSize, 50 << 20);
-    return bytes;
-}
-
 /// The short product (short_rows.cuh) on 64 x plan.bn tiles in 2-CTA clusters, transposed or
 /// K split as planned (unsplit when no workspace can be had), or the transposed two-tile
-/// product on 128 or 64 x plan.bn tiles, unpaired, each weight tile's two CTAs consecutive
-/// (group 1), its weights read once where they outgrow the L2.
+/// product on 128 or 64 x plan.bn tiles, each weight tile's two CTAs a cluster sharing it or
+/// consecutive (group 1), its weights evict-first where planned.
 cudaError_t run_short_rows(Problem p, const ShortRows& plan) {
     if (plan.transposed) p = transposed_problem(p);
     p.block_m = plan.block_m;
     p.cluster_m = plan.cluster_m;
-    if (plan.cluster_m == 1) {
-        p.group_m = 1;
-        // weights shared by the batches are read again by each batch's CTAs
-        const bool per_batch = p.batch == 1 || p.va.batch_stride != 0;
-        p.va.read_once = per_batch && two_tile_weights_read_once(int64_t(p.M) * p.K * p.batch * 2,
-                                                                 l2_bytes());
-    }
+    p.cluster_n = plan.cluster_n;
+    if (plan.cluster_m == 1) p.group_m = 1;
+    p.va.read_once = plan.read_once;
     if (plan.splits > 1) {
         const int64_t tiles =
             split_k_cta_tiles(p.M, p.N, p.batch, p.block_m, plan.bn, p.cluster_m);

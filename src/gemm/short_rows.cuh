@@ -72,26 +72,42 @@ constexpr int two_tile_width(int M) { return ((M + 1) / 2 + 7) / 8 * 8; }
 /// K = 5120 on 4-22% faster (bench/NOTES.md v38).
 inline constexpr int64_t kTwoTileMinKBlocks = 64;
 
-/// k-blocks past which 129-144 rows keep the 128-row two-tile tiles where they fit (rather
-/// than the 64-row ones: at K = 8192 the 128-row tiles ran 3-5% faster at 129-144 rows, at
-/// 160 rows level, and 5% slower with the weights evict-first; at K = 6144 and under 6-16%
-/// slower), and past which the 64-row ones need more than half a wave (narrow_two_tiles_fit;
-/// bench/NOTES.md v39).
+/// k-blocks past which 129-144 rows keep the 128-row two-tile tiles where they fit and the
+/// 64-row ones would run unclustered (at K = 8192 the 128-row tiles ran 3-5% faster at 129-144
+/// rows, at 160 rows level, and 5% slower with the weights evict-first; at K = 6144 and under
+/// 6-16% slower; the clustered 64-row tiles 3% faster than them: bench/NOTES.md v39, v40), and
+/// past which the 64-row ones need more than half a wave (narrow_two_tiles_fit).
 inline constexpr int64_t kTwoTileWideMinKBlocks = 96;
 
 /// Which two-tile products the plans may take: none (KILN_GEMM_TWO_TILES=0), the 128-row tiles
 /// only (KILN_GEMM_TWO_TILES=128), or either (the default).
 enum class TwoTiles { None, Rows128, Any };
 
+/// What the two-tile plans know beside the shape: which of them they may take, whether the
+/// weights outgrow the L2 (two_tile_weights_read_once, for the batches' weights together where
+/// each batch has its own), and whether a weight tile's two CTAs may share it in a cluster
+/// (KILN_GEMM_TWO_TILE_CLUSTER=0: never, for A/B runs).
+struct TwoTileOptions {
+    TwoTiles which = TwoTiles::Any;
+    bool weights_stream = false;
+    bool cluster = true;
+    constexpr TwoTileOptions(TwoTiles w = TwoTiles::Any, bool stream = false, bool c = true)
+        : which(w), weights_stream(stream), cluster(c) {}
+};
+
 /// The short product's launch: its tile width (0: the 128-row path), K splits (1: none),
 /// whether it runs transposed (the weights on the M side, A's rows bn wide), its tile's rows and
-/// CTAs per cluster (64 rows in pairs; the two-tile products unpaired on 128 or 64 rows).
+/// CTAs per cluster (64 rows in pairs along M; the two-tile products on 128 or 64 rows, the two
+/// CTAs of a weight tile a cluster along N or unpaired), and whether the weights load
+/// evict-first (OperandView::read_once).
 struct ShortRows {
     int bn = 0;
     int splits = 1;
     bool transposed = false;
     int block_m = kShortRowsBlockM;
     int cluster_m = 2;
+    int cluster_n = 1;
+    bool read_once = false;
 };
 
 /// Whether the two-tile product's weights (weight_bytes of them, a weight tile's two CTAs
@@ -104,9 +120,29 @@ constexpr bool two_tile_weights_read_once(int64_t weight_bytes, int64_t l2_bytes
     return weight_bytes > l2_bytes;
 }
 
-/// The transposed two-tile product of M rows on block_m-row weight tiles, two CTAs each.
-constexpr ShortRows two_tile_plan(int M, int block_m) {
-    return {two_tile_width(M), 1, true, block_m, 1};
+/// CTAs per cluster along N of a two-tile product (2: a weight tile's two CTAs share it by
+/// multicast, as cuBLAS's `tst_64x72_64x12_1x2`; 1: consecutive, unpaired). Harness, H200,
+/// against the unpaired CTAs with the library's hints (bench/NOTES.md v40): on 128-row tiles
+/// +2-22% from 80 CTAs on (8192 x 160 x 8192 420 -> 507 TFLOP/s, 5120 x 136 x 4096 291 -> 327),
+/// level at 104 wide, 5-9% slower at 64 CTAs; on 64-row tiles +3-10% where the weights outgrow
+/// the L2 up to K = 8192 and 88 wide (129 x 4096 x 8192 295 -> 320, 160 x 4096 x 8192 398 ->
+/// 412), 3-11% slower past K = 8192, 96 wide, or where the weights fit the L2 (where the CTAs'
+/// loads are L2 hits).
+constexpr int two_tile_cluster_n(int block_m, int width, int64_t ctas, int64_t k_blocks,
+                                 int sms, const TwoTileOptions& opt) {
+    if (!opt.cluster) return 1;
+    if (block_m == 128) return 2 * ctas > sms ? 2 : 1;
+    return opt.weights_stream && width <= 88 && k_blocks <= kShortRowsNarrowMaxKBlocks ? 2 : 1;
+}
+
+/// The transposed two-tile product of M rows on block_m-row weight tiles, two CTAs each (ctas
+/// of them in all). Its weights load evict-first where they outgrow the L2 and its CTAs run
+/// unpaired: clustered, the hint cost the 64-row tiles 4% (v40), and the 128-row ones ran level.
+constexpr ShortRows two_tile_plan(int M, int block_m, int64_t ctas, int64_t k_blocks, int sms,
+                                  const TwoTileOptions& opt) {
+    const int width = two_tile_width(M);
+    const int cluster_n = two_tile_cluster_n(block_m, width, ctas, k_blocks, sms, opt);
+    return {width, 1, true, block_m, 1, cluster_n, opt.weights_stream && cluster_n == 1};
 }
 
 /// CTAs of a transposed product of N weight rows (x batch) at two per tile_rows of them: the
@@ -136,22 +172,29 @@ constexpr bool narrow_two_tiles_fit(int N, int64_t k_blocks, int batch, int sms)
 /// The transposed product of 129 to kShortRowsTransposedN rows, unsplit, where K is at most
 /// kShortRowsNarrowMaxKBlocks (what was measured: 56 weight tiles at K = 8192): the two-tile
 /// product on 64-row weight tiles where they fit one wave (narrow_two_tiles_fit) but at 129-144
-/// rows past kTwoTileWideMinKBlocks where the 128-row ones fit too; on 128-row weight tiles
-/// where those (two CTAs each) fill from 15/32 of a wave to three quarters (at 64 CTAs they ran
-/// 6-17% faster than the 128-row path's tiles split in two, at 48 1% slower: bench/NOTES.md
-/// v38); past three quarters to one as 64 x 160 pairs (each pair two 64-row weight tiles sharing
-/// A's one tile), which ran 5-11% faster at 128 CTAs and level at 112. Without the two-tile
-/// product (TwoTiles::None) the pairs take half a wave to one.
+/// rows past kTwoTileWideMinKBlocks where the 128-row ones fit too and the 64-row ones would
+/// run unclustered; on 128-row weight tiles where those (two CTAs each) fill from 15/32 of a
+/// wave to one (at 64 CTAs they ran 6-17% faster than the 128-row path's tiles split in two, at
+/// 48 1% slower: bench/NOTES.md v38). Past three quarters they run clustered
+/// (two_tile_cluster_n): unclustered there, the 64 x 160 pairs (each pair two 64-row weight
+/// tiles sharing A's one tile) ran 5-11% faster at 128 CTAs and level at 112, and the
+/// clustered tiles +17-21% over the unclustered ones (harness, v40); without clusters
+/// (KILN_GEMM_TWO_TILE_CLUSTER=0) the pairs take that part. Without the two-tile product
+/// (TwoTiles::None) the pairs take half a wave to one.
 constexpr ShortRows short_rows_transposed_plan(int M, int N, int64_t k_blocks, int batch,
-                                               int sms, TwoTiles two_tiles = TwoTiles::Any) {
+                                               int sms, const TwoTileOptions& opt = {}) {
     const int64_t ctas = weight_tile_ctas(N, batch);
     if (ctas > sms || k_blocks > kShortRowsNarrowMaxKBlocks) return {};
-    const bool wide_fit = two_tiles != TwoTiles::None && fills_two_tile_floor(ctas, sms) &&
-                          4 * ctas <= 3 * int64_t(sms);
-    if (two_tiles == TwoTiles::Any && narrow_two_tiles_fit(N, k_blocks, batch, sms) &&
-        !(wide_fit && k_blocks > kTwoTileWideMinKBlocks && two_tile_width(M) == 72))
-        return two_tile_plan(M, 64);
-    if (wide_fit) return two_tile_plan(M, 128);
+    const bool wide_fit = opt.which != TwoTiles::None && fills_two_tile_floor(ctas, sms) &&
+                          (4 * ctas <= 3 * int64_t(sms) || opt.cluster);
+    if (opt.which == TwoTiles::Any && narrow_two_tiles_fit(N, k_blocks, batch, sms)) {
+        const ShortRows narrow =
+            two_tile_plan(M, 64, weight_tile_ctas(N, batch, 64), k_blocks, sms, opt);
+        if (!(wide_fit && k_blocks > kTwoTileWideMinKBlocks && narrow.bn == 72 &&
+              narrow.cluster_n == 1))
+            return narrow;
+    }
+    if (wide_fit) return two_tile_plan(M, 128, ctas, k_blocks, sms, opt);
     if (2 * ctas < sms) return {};
     return {kShortRowsTransposedN, 1, true};
 }
@@ -162,14 +205,14 @@ constexpr ShortRows short_rows_transposed_plan(int M, int N, int64_t k_blocks, i
 /// else on 128-row ones where those fill more than half a wave and at most one (under half, the
 /// 128-row path splits K instead) and K is past kTwoTileMinKBlocks; none without it.
 constexpr ShortRows two_tile_rows_plan(int M, int N, int64_t k_blocks, int batch, int sms,
-                                       TwoTiles two_tiles = TwoTiles::Any) {
-    if (two_tiles == TwoTiles::Any && narrow_two_tiles_fit(N, k_blocks, batch, sms))
-        return two_tile_plan(M, 64);
+                                       const TwoTileOptions& opt = {}) {
+    if (opt.which == TwoTiles::Any && narrow_two_tiles_fit(N, k_blocks, batch, sms))
+        return two_tile_plan(M, 64, weight_tile_ctas(N, batch, 64), k_blocks, sms, opt);
     const int64_t ctas = weight_tile_ctas(N, batch);
-    if (two_tiles == TwoTiles::None || ctas > sms || 2 * ctas <= sms ||
+    if (opt.which == TwoTiles::None || ctas > sms || 2 * ctas <= sms ||
         k_blocks <= kTwoTileMinKBlocks)
         return {};
-    return two_tile_plan(M, 128);
+    return two_tile_plan(M, 128, ctas, k_blocks, sms, opt);
 }
 
 /// The short product on 64-row tiles in pairs of an output of m_tiles (2 or 4) such tiles:
@@ -203,20 +246,20 @@ constexpr ShortRows short_rows_pairs_plan(int m_tiles, int N, int64_t k_blocks, 
 /// plain products within 4% either way (bench/NOTES.md v39).
 /// None (the 128-row path) when M is at most 64 rows (one M-tile: the pair would idle a CTA)
 /// or more than 256 (more than two pairs' rows), or when the split would not reach two.
-/// two_tiles: which two-tile products it may take (KILN_GEMM_TWO_TILES).
+/// opt: which two-tile products it may take (KILN_GEMM_TWO_TILES), how (TwoTileOptions).
 constexpr ShortRows short_rows_plan(int M, int N, int K, int batch, int sms,
-                                    TwoTiles two_tiles = TwoTiles::Any) {
+                                    const TwoTileOptions& opt = {}) {
     const int m_tiles = (M + kShortRowsBlockM - 1) / kShortRowsBlockM;
     const int64_t k_blocks = k_blocks_of(K, 2);
     if (sms < 4) return {};
     if (M > 2 * kShortRowsBlockM && M <= kShortRowsTransposedN)
-        return short_rows_transposed_plan(M, N, k_blocks, batch, sms, two_tiles);
+        return short_rows_transposed_plan(M, N, k_blocks, batch, sms, opt);
     if (M > kShortRowsTransposedN && M <= 3 * kShortRowsBlockM)
-        return two_tile_rows_plan(M, N, k_blocks, batch, sms, two_tiles);
+        return two_tile_rows_plan(M, N, k_blocks, batch, sms, opt);
     if (m_tiles < 2 || m_tiles > 4) return {};
     const ShortRows pairs = short_rows_pairs_plan(m_tiles, N, k_blocks, batch, sms / 2);
     if (pairs.bn || M <= 3 * kShortRowsBlockM || M > kTwoTileMaxM) return pairs;
-    return two_tile_rows_plan(M, N, k_blocks, batch, sms, two_tiles);
+    return two_tile_rows_plan(M, N, k_blocks, batch, sms, opt);
 }
 
 /// KILN_GEMM_SHORT_ROWS=0 turns the short-product path off (experiments only).
@@ -239,12 +282,26 @@ inline TwoTiles two_tiles_enabled() {
     return on;
 }
 
+/// KILN_GEMM_TWO_TILE_CLUSTER=0 keeps a two-tile product's CTAs unpaired (experiments only;
+/// the A/B of bench/NOTES.md v40).
+inline bool two_tile_cluster_enabled() {
+    static const bool on = !env_off("KILN_GEMM_TWO_TILE_CLUSTER");
+    return on;
+}
+
 /// The short product p (a gemmEx call without transforms or sums, on the TMA path) runs as, or
 /// none: 16-bit K-major operands and short_rows_plan's shape rule on `sms` SMs; transposed only
-/// without C (EpilogueLinear reads C by rows).
+/// without C (EpilogueLinear reads C by rows). The transposed product's weights are B (N x K):
+/// weights shared by the batches are read again by each batch's CTAs, so they never stream.
 inline ShortRows short_rows_plan(const Problem& p, int sms) {
     if (!is16(p.a_type) || p.va.mn_major || p.vb.mn_major || !short_rows_enabled()) return {};
-    const ShortRows plan = short_rows_plan(p.M, p.N, p.K, p.batch, sms, two_tiles_enabled());
+    const bool per_batch = p.batch == 1 || p.vb.batch_stride != 0;
+    const TwoTileOptions opt{
+        two_tiles_enabled(),
+        per_batch && two_tile_weights_read_once(int64_t(p.N) * p.K * p.batch * 2,
+                                                device_l2_bytes()),
+        two_tile_cluster_enabled()};
+    const ShortRows plan = short_rows_plan(p.M, p.N, p.K, p.batch, sms, opt);
     return plan.transposed && p.beta != 0.f ? ShortRows{} : plan;
 }
 

@@ -27,13 +27,15 @@ constexpr int sm90_stages(int bm, int bn) {
 }
 
 /// The kernel shape of every sm90 instantiation: BM x BN tiles (BM = 128, or 64 for the short
-/// product), 1- or 2-CTA clusters (Problem::cluster_m, run_sm90_act); SplitK: whether it can
-/// split K (gemmEx and contract without transforms). EpiStage: what the epilogue stages in
-/// shared memory (epilogue_stage.cuh).
+/// product), 1- or 2-CTA clusters along M (Problem::cluster_m, run_sm90_act) or along N (the
+/// two-tile product's, Problem::cluster_n); SplitK: whether it can split K (gemmEx and contract
+/// without transforms). EpiStage: what the epilogue stages in shared memory
+/// (epilogue_stage.cuh).
 template <class In, class Out, int BN, bool MnA, bool MnB, bool SplitK = false,
-          int ClusterM = sm90_default_cluster_m(BN), int EpiStage = 0, int BM = 128>
+          int ClusterM = sm90_default_cluster_m(BN), int EpiStage = 0, int BM = 128,
+          int ClusterN = 1>
 using Sm90Config = sm90::Config<In, Out, BN, sm90_stages(BM, BN), ClusterM, MnA, MnB, 1, SplitK,
-                                EpiStage, BM>;
+                                EpiStage, BM, ClusterN>;
 
 /// alpha * acc + beta * c_op(C) + bias, then Act (the Problem's epilogue fields).
 template <class Out, Activation Act, class CXf = transform::Identity>
@@ -136,11 +138,13 @@ cudaError_t run_sm90_bias_act(const Problem& p) {
 /// case (column bias and activation, no C) gets its own kernel (run_sm90_bias_act) where
 /// BiasActKernel allows it; without it, the linear kernel runs that case too.
 template <class In, class Out, bool MnA, bool MnB, int BN, bool SplitK, int ClusterM,
-          int BM = 128, bool BiasActKernel = true>
+          int BM = 128, bool BiasActKernel = true, int ClusterN = 1>
 cudaError_t run_sm90_cfg(const Problem& p) {
+    static_assert(!BiasActKernel || ClusterN == 1, "no bias + activation kernel along N");
     const EpilogueKind kind = epilogue_kind(p, SplitK);
     if (kind == EpilogueKind::Copy)
-        return launch_sm90<Sm90Config<In, Out, BN, MnA, MnB, SplitK, ClusterM, 0, BM>, Out>(
+        return launch_sm90<
+            Sm90Config<In, Out, BN, MnA, MnB, SplitK, ClusterM, 0, BM, ClusterN>, Out>(
             p, EpilogueCopy{});
     if constexpr (BiasActKernel) {
         if (kind == EpilogueKind::BiasAct)
@@ -148,7 +152,8 @@ cudaError_t run_sm90_cfg(const Problem& p) {
     }
     constexpr int Stage = SplitK ? 0 : stage_columns(1);
     return with_activation(p.act, [&](auto act) {
-        return launch_sm90<Sm90Config<In, Out, BN, MnA, MnB, SplitK, ClusterM, Stage, BM>, Out>(
+        return launch_sm90<
+            Sm90Config<In, Out, BN, MnA, MnB, SplitK, ClusterM, Stage, BM, ClusterN>, Out>(
             p, linear_epilogue<Out, act.value>(p));
     });
 }
@@ -229,27 +234,38 @@ cudaError_t run_sm90_short(const Problem& p, int bn) {
 }
 
 /// BM x bn tiles (bn = 72, 80, 88, 96 or 104: two_tile_width) of the transposed two-tile
-/// product (short_rows.cuh): 129-208 rows of A in two column tiles, unpaired and unsplit, for
-/// 16-bit K-major operands only; anything else is refused. BM = 64 up to 192 rows only: at
-/// 193-208 rows the pairs of 64-row tiles fit wherever the 64-row two tiles would. D's column
-/// bias is the transposed problem's row bias, which the linear kernel applies: no bias +
-/// activation kernel at these widths (D's row bias, the one case it would take, runs linear
-/// too).
+/// product (short_rows.cuh): 129-208 rows of A in two column tiles, unsplit, the two CTAs of a
+/// weight tile unpaired or (ClusterN = 2) a cluster sharing it, for 16-bit K-major operands
+/// only; anything else is refused. BM = 64 up to 192 rows only: at 193-208 rows the pairs of
+/// 64-row tiles fit wherever the 64-row two tiles would; clustered 64-row tiles up to 88 wide
+/// (two_tile_cluster_n). D's column bias is the transposed problem's row bias, which the linear
+/// kernel applies: no bias + activation kernel at these widths (D's row bias, the one case it
+/// would take, runs linear too).
+template <class In, class Out, bool MnA, bool MnB, int BM, int ClusterN>
+cudaError_t run_sm90_two_tiles_in(const Problem& p, int bn) {
+    constexpr int MaxBN = BM == 128 ? 104 : ClusterN == 2 ? 88 : 96;
+    switch (bn) {
+    case 72: return run_sm90_cfg<In, Out, MnA, MnB, 72, false, 1, BM, false, ClusterN>(p);
+    case 80: return run_sm90_cfg<In, Out, MnA, MnB, 80, false, 1, BM, false, ClusterN>(p);
+    case 88: return run_sm90_cfg<In, Out, MnA, MnB, 88, false, 1, BM, false, ClusterN>(p);
+    case 96:
+        if constexpr (MaxBN >= 96)
+            return run_sm90_cfg<In, Out, MnA, MnB, 96, false, 1, BM, false, ClusterN>(p);
+        return cudaErrorInvalidValue;
+    case 104:
+        if constexpr (MaxBN >= 104)
+            return run_sm90_cfg<In, Out, MnA, MnB, 104, false, 1, BM, false, ClusterN>(p);
+        return cudaErrorInvalidValue;
+    default: return cudaErrorInvalidValue;
+    }
+}
 template <class In, class Out, bool MnA, bool MnB, int BM>
 cudaError_t run_sm90_two_tiles(const Problem& p, int bn) {
     if constexpr (sizeof(In) == 2 && !MnA && !MnB) {
         if (p.cluster_m != 1 || p.split.splits > 1) return cudaErrorInvalidValue;
-        switch (bn) {
-        case 72: return run_sm90_cfg<In, Out, MnA, MnB, 72, false, 1, BM, false>(p);
-        case 80: return run_sm90_cfg<In, Out, MnA, MnB, 80, false, 1, BM, false>(p);
-        case 88: return run_sm90_cfg<In, Out, MnA, MnB, 88, false, 1, BM, false>(p);
-        case 96: return run_sm90_cfg<In, Out, MnA, MnB, 96, false, 1, BM, false>(p);
-        case 104:
-            if constexpr (BM == 128)
-                return run_sm90_cfg<In, Out, MnA, MnB, 104, false, 1, BM, false>(p);
-            return cudaErrorInvalidValue;
-        default: return cudaErrorInvalidValue;
-        }
+        if (p.cluster_n == 2) return run_sm90_two_tiles_in<In, Out, MnA, MnB, BM, 2>(p, bn);
+        if (p.cluster_n != 1) return cudaErrorInvalidValue;
+        return run_sm90_two_tiles_in<In, Out, MnA, MnB, BM, 1>(p, bn);
     } else {
         return cudaErrorInvalidValue;
     }

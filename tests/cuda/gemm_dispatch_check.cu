@@ -160,8 +160,12 @@ static_assert(kiln::gemm::detail::short_rows_plan(128, 4096, 4096, 1, 0).bn == 0
 // 128-row ones where those fit too; on 128-row tiles
 // where they fill 15/32 to three quarters; past that as 64 x 160 pairs (the weights' 64-row
 // tiles in pairs, all of A's rows in one tile).
+// Past three quarters of a wave of 128-row tiles the two tiles run only clustered
+// (TwoTileOptions::cluster); unclustered, the pairs take that part.
 constexpr bool short_transposed(int M, int N, int K, int batch) {
-    const auto r = kiln::gemm::detail::short_rows_plan(M, N, K, batch, 132);
+    using kiln::gemm::detail::TwoTiles;
+    const auto r =
+        kiln::gemm::detail::short_rows_plan(M, N, K, batch, 132, {TwoTiles::Any, false, false});
     return r.transposed && r.bn == 160 && r.block_m == 64 && r.cluster_m == 2 && r.splits == 1;
 }
 constexpr bool two_tiles_on(int M, int N, int K, int batch, int bn, int block_m,
@@ -180,7 +184,7 @@ static_assert(kiln::gemm::detail::two_tile_width(129) == 72 &&
                   kiln::gemm::detail::two_tile_width(177) == 96 &&
                   kiln::gemm::detail::two_tile_width(208) == 104,
               "half the rows, rounded up to 8");
-static_assert(short_transposed(160, 7168, 8192, 1), "112 CTAs: 64 x 160 pairs");
+static_assert(short_transposed(160, 7168, 8192, 1), "112 CTAs: 64 x 160 pairs, unclustered");
 static_assert(short_transposed(129, 8448, 4096, 1), "132 CTAs: one full wave");
 static_assert(short_transposed(144, 6400, 4096, 1), "100 CTAs: past three quarters");
 static_assert(two_tiles(144, 6272, 4096, 1, 72), "98 CTAs: two 72-wide tiles");
@@ -225,6 +229,48 @@ static_assert(kiln::gemm::detail::two_tile_weights_read_once(int64_t(4096) * 819
                   !kiln::gemm::detail::two_tile_weights_read_once(int64_t(4096) * 4096 * 2,
                                                                   50 << 20),
               "two-tile weights evict first where they outgrow the L2 (64 MiB, not 32)");
+
+// A weight tile's two CTAs share it in a 2-CTA cluster along N: on 128-row tiles past half a
+// wave; on 64-row ones where the weights outgrow the L2 (TwoTileOptions::weights_stream), up
+// to K = 8192 and 88 wide. Unclustered, the weights that outgrow the L2 load evict-first.
+constexpr kiln::gemm::detail::ShortRows two_tile_launch(int M, int N, int K, bool stream,
+                                                        bool cluster = true) {
+    using kiln::gemm::detail::TwoTiles;
+    return kiln::gemm::detail::short_rows_plan(M, N, K, 1, 132, {TwoTiles::Any, stream, cluster});
+}
+constexpr bool clustered(const kiln::gemm::detail::ShortRows& r, int bn, int block_m) {
+    return r.transposed && r.bn == bn && r.block_m == block_m && r.cluster_m == 1 &&
+           r.cluster_n == 2 && !r.read_once;
+}
+constexpr bool unpaired(const kiln::gemm::detail::ShortRows& r, int bn, int block_m,
+                        bool read_once) {
+    return r.transposed && r.bn == bn && r.block_m == block_m && r.cluster_m == 1 &&
+           r.cluster_n == 1 && r.read_once == read_once;
+}
+static_assert(clustered(two_tile_launch(129, 4096, 8192, true), 72, 64) &&
+                  clustered(two_tile_launch(144, 4224, 8192, true), 72, 64),
+              "streamed weights at 129-144 rows past K = 6144: clustered 64-row tiles");
+static_assert(unpaired(two_tile_launch(129, 4096, 8192, false), 72, 128, false),
+              "weights in the L2 there: the 128-row tiles, unpaired at half a wave");
+static_assert(unpaired(two_tile_launch(129, 4096, 8192, true, false), 72, 128, true),
+              "no clusters (KILN_GEMM_TWO_TILE_CLUSTER=0): 128-row tiles, weights evict-first");
+static_assert(clustered(two_tile_launch(160, 4096, 8192, true), 80, 64) &&
+                  clustered(two_tile_launch(176, 4096, 8192, true), 88, 64),
+              "64-row tiles up to 88 wide");
+static_assert(unpaired(two_tile_launch(192, 4096, 8192, true), 96, 64, true),
+              "96 wide: unpaired, weights evict-first");
+static_assert(unpaired(two_tile_launch(168, 4096, 11008, true), 88, 64, true),
+              "past K = 8192: unpaired");
+static_assert(unpaired(two_tile_launch(160, 4096, 4096, false), 80, 64, false),
+              "weights in the L2: unpaired 64-row tiles");
+static_assert(clustered(two_tile_launch(144, 6144, 4096, false), 72, 128) &&
+                  clustered(two_tile_launch(192, 7168, 8192, true), 96, 128) &&
+                  clustered(two_tile_launch(200, 8000, 4160, false), 104, 128),
+              "128-row tiles past half a wave: clustered, with or without streamed weights");
+static_assert(clustered(two_tile_launch(160, 7168, 8192, true), 80, 128) &&
+                  clustered(two_tile_launch(129, 8448, 4096, false), 72, 128) &&
+                  clustered(two_tile_launch(144, 6400, 4096, false), 72, 128),
+              "past three quarters of a wave: clustered two tiles where the pairs ran unpaired");
 
 // 161 to 208 rows run as the two-tile product on 64-row weight tiles where they fit one wave
 // (any K past half a wave), else on 128-row ones past K = 4096 where those fill more than half

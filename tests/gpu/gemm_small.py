@@ -39,13 +39,15 @@ for (M, N, K) in [(128, 256, 64), (129, 257, 72), (70, 130, 40), (96, 2112, 64)]
 # 150 x 4300 x 72, 180 and 200 x 4400 x 4160 as the two-tile product on 128-row weight tiles
 # (128 x 72, 80, 96 and 104 tiles, A's rows in two, the second ragged; 34-35 weight tiles, the
 # last one's rows past N); 150 x 4200 x 72, 170 and 180 x 4100 x 72 on 64-row ones (64 x 80,
-# 88 and 96, one consumer warpgroup, unpaired; 66 and 65 weight tiles)
+# 88 and 96, one consumer warpgroup, unpaired; 66 and 65 weight tiles). The 128-row ones run
+# each weight tile's two CTAs as a cluster sharing it along N, and so do the 64-row ones of
+# 131 x 4100 x 8192 (64 MiB of weights, past the L2; the last tile's second half past N)
 for (M, N, K) in [(128, 256, 64), (129, 257, 72), (2304, 2048, 2048), (2304, 1990, 2048),
                   (1100, 4096, 2048), (16, 8192, 128), (5, 8200, 72), (16, 4096, 2056),
                   (40, 8192, 128), (40, 4096, 2056), (512, 4600, 72), (512, 5000, 72),
                   (512, 5400, 72), (100, 4200, 72), (256, 4100, 72), (150, 6500, 72),
                   (136, 4400, 72), (150, 4300, 72), (180, 4400, 4160), (200, 4400, 4160),
-                  (150, 4200, 72), (170, 4100, 72), (180, 4100, 72)]:
+                  (150, 4200, 72), (170, 4100, 72), (180, 4100, 72), (131, 4100, 8192)]:
     a = torch.randn(M, K, device="cuda").bfloat16()
     w = torch.randn(N, K, device="cuda").bfloat16()
     c = torch.empty(M, N, device="cuda").bfloat16()

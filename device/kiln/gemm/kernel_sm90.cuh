@@ -25,6 +25,8 @@
 // while its peer may still arrive on its barriers). Warpgroups 1 (and 2) are consumers: each
 // owns 64 rows of the BM x BN tile, keeps a 64xBN fp32 accumulator in registers
 // (setmaxnreg.inc) and issues m64nBNk16 wgmmas.
+// In a 2-CTA cluster the pair shares one operand tile by TMA multicast, each CTA loading its
+// half: B along M (Config::ClusterM), or A along N (Config::ClusterN).
 // The grid is persistent (one CTA per SM); work units come from TileScheduler (grouped
 // rasterization for L2 reuse): a tile, or with split-K one of its K splits, whose partial sums
 // split_k.cuh adds before the epilogue of the last one. Ragged M, N, K are handled by TMA's zero
@@ -90,9 +92,10 @@ inline constexpr dev::wgmma::DType wgmma_type =
 /// to the warpgroup's whole 64 x BN part, one store round per tile); or kAccBias (acc_bias.cuh):
 /// the tile's column bias starts the accumulator.
 /// BM: 128 (two consumer warpgroups) or 64 (one), the tile's rows.
+/// ClusterN: CTAs per cluster along N (2: the pair shares the A tile), or 1.
 template <class ElementT, class OutT, int BN_ = 256, int Stages_ = 4, int ClusterM_ = 1,
           bool MnMajorA_ = false, bool MnMajorB_ = false, int Planes_ = 1, bool SplitK_ = false,
-          int EpiStage_ = 0, int BM_ = 128>
+          int EpiStage_ = 0, int BM_ = 128, int ClusterN_ = 1>
 struct Config {
     using Element = ElementT;
     using Out = OutT;
@@ -108,6 +111,16 @@ struct Config {
     static constexpr int ClusterM = ClusterM_;
     static_assert(ClusterM == 1 || ClusterM == 2, "cluster of 1 or 2 CTAs along M");
     static constexpr int BRowsPerCta = BN / ClusterM;
+    // CTAs per cluster along N. With 2, the pair of N-tiles shares the A tile the same way: the
+    // shape of cuBLAS's `tst_64x72_64x12_1x2`, two column tiles of a short product against one
+    // 64-row weight tile (src/gemm/short_rows.cuh). A K-major A's half tile is 32 swizzle rows;
+    // an MN-major one would split every 64-row chunk, so it is not offered.
+    static constexpr int ClusterN = ClusterN_;
+    static_assert(ClusterN == 1 || (ClusterN == 2 && ClusterM == 1 && !MnMajorA_ &&
+                                    !SplitK_ && Planes_ == 1),
+                  "cluster along N: 2 CTAs, not also along M, K-major real A, unsplit");
+    static constexpr int ClusterSize = ClusterM * ClusterN;
+    static constexpr int ARowsPerCta = BM_ / ClusterN;
     static constexpr int Consumers = BM / 64;  // warpgroups, 64 rows each
     static constexpr int Threads = 128 * (1 + Consumers);
     // Arrivals that release a ring slot. In a pair, one per consumer warpgroup of each CTA
@@ -116,7 +129,8 @@ struct Config {
     // warp and CTA cost paired 128x128 tiles 0.3-3% (bench/NOTES.md v33). Unpaired, one per
     // consumer warp: level in the harness, and the per-warpgroup predicate pushed the 256-wide
     // split-K kernels' consumers into spills.
-    static constexpr int EmptyArrivals = ClusterM == 1 ? 4 * Consumers : Consumers * ClusterM;
+    static constexpr int EmptyArrivals =
+        ClusterSize == 1 ? 4 * Consumers : Consumers * ClusterSize;
     static constexpr auto Swizzle = dev::swizzle::Mode::B128;
     static_assert(is_wgmma_input<Element>, "inputs: bf16, f16, fp8 e4m3 or fp8 e5m2");
     static_assert(sizeof(Element) == 2 || (!MnMajorA && !MnMajorB),
@@ -237,7 +251,7 @@ struct OperandMaps {
 /// keeps a rank-3 map); box {64, box_rows or 64, 1, ...}.
 struct TmaOperand {
     int r0 = INT_MAX, k0 = INT_MAX;  // inner mode extents (INT_MAX: a single mode)
-    int box_rows = 64;               // rows per TMA box (a multiple of 64)
+    int box_rows = 64;               // rows per TMA box: 64, or a one-box tile's rows
     int batch_mul = 1;               // 0: the same operand for every batch
     int rank = 5;                    // map rank: 3 + (two row modes) + (two K modes)
     dev::tma::L2Hint l2 = dev::tma::L2Hint::normal;  // the loads' L2 policy (rank 3 only)
@@ -452,15 +466,19 @@ __global__ void __launch_bounds__(Cfg::Threads, 1)
     const int warpgroup =
         Cfg::SplitK ? int(threadIdx.x / 128) : dev::wgmma::warpgroup_index();
     const int k_blocks = (p.K + BK - 1) / BK;
-    const int rank = Cfg::ClusterM > 1 ? int(dev::cluster::block_rank()) : 0;
-    const int cluster_id = blockIdx.x / Cfg::ClusterM;
-    const int clusters = gridDim.x / Cfg::ClusterM;
-    // Units are scheduled per cluster: cluster tile (m, n) covers M-tiles ClusterM*m + rank.
+    const int rank = Cfg::ClusterSize > 1 ? int(dev::cluster::block_rank()) : 0;
+    const int cluster_id = blockIdx.x / Cfg::ClusterSize;
+    const int clusters = gridDim.x / Cfg::ClusterSize;
+    // Units are scheduled per cluster: cluster tile (m, n) covers M-tiles ClusterM*m + rank, or
+    // along N, N-tiles ClusterN*n + rank.
     auto unit_at = [&](int u) {
         WorkUnit w = sched.unit(u, k_blocks);
-        w.coord.m = w.coord.m * Cfg::ClusterM + rank;
+        if constexpr (Cfg::ClusterN > 1) w.coord.n = w.coord.n * Cfg::ClusterN + rank;
+        else w.coord.m = w.coord.m * Cfg::ClusterM + rank;
         return w;
     };
+    // The rank's share of the operand the cluster shares (0 for the other operand).
+    const int rank_m = Cfg::ClusterM > 1 ? rank : 0, rank_n = Cfg::ClusterN > 1 ? rank : 0;
     // The producer's first unit, worked out while warp 1 initializes the barriers: its scheduler
     // arithmetic runs once, from cold instruction lines, and otherwise sits between the CTA's
     // barrier and its first load. The empty asm keeps ptxas from sinking it past the barrier.
@@ -491,7 +509,7 @@ __global__ void __launch_bounds__(Cfg::Threads, 1)
             reinterpret_cast<float*>(bias_slot)[threadIdx.x] = 0.f;
     }
     // The peer CTA signals our barriers: they must be initialized cluster-wide first.
-    if constexpr (Cfg::ClusterM > 1) dev::cluster::sync();
+    if constexpr (Cfg::ClusterSize > 1) dev::cluster::sync();
     else __syncthreads();
     // Everything above may overlap the previous kernel in the stream (kiln/grid_dependency.cuh):
     // no global memory access before this wait.
@@ -519,7 +537,8 @@ __global__ void __launch_bounds__(Cfg::Threads, 1)
         constexpr bool SingleBoxPath =
             KILN_SM90_SINGLE_BOXES && Planes == 1 && !Cfg::TightRegisters;
         const bool single_boxes = SingleBoxPath && oa.rank == 3 && ob.rank == 3 &&
-                                  oa.box_rows == BM && ob.box_rows == Cfg::BRowsPerCta;
+                                  oa.box_rows == Cfg::ARowsPerCta &&
+                                  ob.box_rows == Cfg::BRowsPerCta;
         for (int u = cluster_id; u < sched.total(); u += clusters) {
             if (u != cluster_id) w = unit_at(u);
             const TileCoord tc = w.coord;
@@ -528,12 +547,18 @@ __global__ void __launch_bounds__(Cfg::Threads, 1)
                 if constexpr (!Cfg::TailMaps) {
                     return Cfg::StageBytes;
                 } else {
-                    int b_bytes = 0;
+                    // The shared operand's boxes come from every CTA of the cluster (the
+                    // N-tile of ClusterM's pair, the M-tile of ClusterN's: the unit's own).
+                    int a_bytes = 0, b_bytes = 0;
+#pragma unroll
+                    for (int r = 0; r < Cfg::ClusterN; ++r)
+                        a_bytes +=
+                            oa.box_bytes(tc.m * BM + r * Cfg::ARowsPerCta, Cfg::ARowsPerCta);
 #pragma unroll
                     for (int r = 0; r < Cfg::ClusterM; ++r)
                         b_bytes +=
                             ob.box_bytes(tc.n * BN + r * Cfg::BRowsPerCta, Cfg::BRowsPerCta);
-                    return Planes * (oa.box_bytes(tc.m * BM, BM) + b_bytes);
+                    return Planes * (a_bytes + b_bytes);
                 }
             }();
             const auto tail_of = [&](const auto& maps, int pl) {
@@ -554,9 +579,11 @@ __global__ void __launch_bounds__(Cfg::Threads, 1)
                                acc_bias.batched ? tc.batch : 0);
                 bias_phase ^= 1u;
             }
-            const uint16_t b_mask =
-                Cfg::ClusterM > 1 ? uint16_t((1u << Cfg::ClusterM) - 1) : uint16_t(0);
-            const int a_row = tc.m * BM, b_row = tc.n * BN + rank * Cfg::BRowsPerCta;
+            constexpr uint16_t kClusterMask = uint16_t((1u << Cfg::ClusterSize) - 1);
+            const uint16_t a_mask = Cfg::ClusterN > 1 ? kClusterMask : uint16_t(0);
+            const uint16_t b_mask = Cfg::ClusterM > 1 ? kClusterMask : uint16_t(0);
+            const int a_row = tc.m * BM + rank_n * Cfg::ARowsPerCta;
+            const int b_row = tc.n * BN + rank_m * Cfg::BRowsPerCta;
             // Fills the ring with the unit's k-blocks; issue(stage, k) loads one.
             const auto stream = [&](const auto& issue) {
                 for (int kb = w.k_begin; kb < w.k_end; ++kb) {
@@ -578,18 +605,23 @@ __global__ void __launch_bounds__(Cfg::Threads, 1)
                 const CUtensorMap* map_b = ob.box_map(b_row, &tm_b.plane[0], tail_of(tm_b, 0));
                 const int batch_a = tc.batch * oa.batch_mul, batch_b = tc.batch * ob.batch_mul;
                 stream([&](int s, int k) {
-                    load_box<Cfg::MnMajorA>(a_tile(s, 0), map_a, &full[s], k, a_row, batch_a, 0,
+                    // With a cluster, each CTA loads its share of the shared operand's rows
+                    // and multicasts it.
+                    load_box<Cfg::MnMajorA>(a_tile(s, 0) + rank_n * Cfg::ARowsPerCta * 128,
+                                            map_a, &full[s], k, a_row, batch_a, a_mask,
                                             policy_a);
-                    // With a cluster, each CTA loads its share of B's rows and multicasts it.
-                    load_box<Cfg::MnMajorB>(b_tile(s, 0) + rank * Cfg::BRowsPerCta * 128, map_b,
-                                            &full[s], k, b_row, batch_b, b_mask, policy_b);
+                    load_box<Cfg::MnMajorB>(b_tile(s, 0) + rank_m * Cfg::BRowsPerCta * 128,
+                                            map_b, &full[s], k, b_row, batch_b, b_mask,
+                                            policy_b);
                 });
             } else {
                 stream([&](int s, int k) {
                     for (int pl = 0; pl < Planes; ++pl) {
-                        load_rows<Cfg::MnMajorA>(a_tile(s, pl), &tm_a.plane[pl], tail_of(tm_a, pl),
-                                                 &full[s], oa, a_row, BM, k, tc.batch, 0, policy_a);
-                        load_rows<Cfg::MnMajorB>(b_tile(s, pl) + rank * Cfg::BRowsPerCta * 128,
+                        load_rows<Cfg::MnMajorA>(a_tile(s, pl) + rank_n * Cfg::ARowsPerCta * 128,
+                                                 &tm_a.plane[pl], tail_of(tm_a, pl), &full[s], oa,
+                                                 a_row, Cfg::ARowsPerCta, k, tc.batch, a_mask,
+                                                 policy_a);
+                        load_rows<Cfg::MnMajorB>(b_tile(s, pl) + rank_m * Cfg::BRowsPerCta * 128,
                                                  &tm_b.plane[pl], tail_of(tm_b, pl), &full[s], ob,
                                                  b_row, Cfg::BRowsPerCta, k, tc.batch, b_mask,
                                                  policy_b);
@@ -602,7 +634,7 @@ __global__ void __launch_bounds__(Cfg::Threads, 1)
         // wait until every consumer of the cluster has released each slot once more. A closing
         // cluster barrier did this before, for every thread and after the epilogue, and its
         // release compiled to a GPU-scope fence in every thread.
-        if constexpr (Cfg::ClusterM > 1) {
+        if constexpr (Cfg::ClusterSize > 1) {
             for (int s = 0; s < Stages; ++s) {
                 dev::mbarrier::wait(&empty[st.stage], st.phase ^ 1u);
                 st.advance();
@@ -622,21 +654,22 @@ __global__ void __launch_bounds__(Cfg::Threads, 1)
         const bool lane0 = (threadIdx.x % 32) == 0;
         float acc[Planes][BN / 2];  // [0]: the real result (or Re), [1]: Im
         dev::mbarrier::PipelineState<Stages> st;
-        // Release a slot: every CTA of the cluster wrote half of its B into our slot and waits
-        // for our consumers before refilling it (Cfg::EmptyArrivals).
+        // Release a slot: every CTA of the cluster wrote its share of the shared operand into our
+        // slot and waits for our consumers before refilling it (Cfg::EmptyArrivals).
         auto release = [&](int stage) {
-            if constexpr (Cfg::ClusterM == 1) {
+            if constexpr (Cfg::ClusterSize == 1) {
                 if (lane0) dev::mbarrier::arrive(&empty[stage]);
             } else {
-                // Lane 0 of warp c signals CTA (rank + c) % ClusterM. Picking the same threads
+                // Lane 0 of warp c signals CTA (rank + c) % ClusterSize. Picking the same threads
                 // as threadIdx.x % 128 == 0 / 32 built the addresses on the uniform datapath in
                 // nested branches and ran 2-5% slower (bench/NOTES.md v33).
                 const int warp = (threadIdx.x / 32) % 4;
-                if (!lane0 || warp >= Cfg::ClusterM) return;
+                if (!lane0 || warp >= Cfg::ClusterSize) return;
                 if (warp == 0)
                     dev::mbarrier::arrive(&empty[stage]);
                 else
-                    dev::mbarrier::arrive_cluster(&empty[stage], (rank + warp) % Cfg::ClusterM);
+                    dev::mbarrier::arrive_cluster(&empty[stage],
+                                                  (rank + warp) % Cfg::ClusterSize);
             }
         };
 

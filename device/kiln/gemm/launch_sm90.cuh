@@ -208,7 +208,7 @@ cudaError_t launch_planes(const OperandView* va, const OperandView* vb, typename
     for (int pl = 0; pl < Cfg::Planes; ++pl) {
         if (va[pl].mn_major != va[0].mn_major || vb[pl].mn_major != vb[0].mn_major ||
             !make_operand_map<E>(&ma.plane[pl], Cfg::TailMaps ? &ma.tail[pl] : nullptr, &oa,
-                                 va[pl], batch, Cfg::BM) ||
+                                 va[pl], batch, Cfg::ARowsPerCta) ||
             !make_operand_map<E>(&mb.plane[pl], Cfg::TailMaps ? &mb.tail[pl] : nullptr, &ob,
                                  vb[pl], batch, Cfg::BRowsPerCta))
             return cudaErrorInvalidValue;
@@ -244,9 +244,12 @@ cudaError_t launch_planes(const OperandView* va, const OperandView* vb, typename
 
     // KILN_GEMM_GROUP_M overrides the rasterization group (tuning experiments only).
     if (const char* g = std::getenv("KILN_GEMM_GROUP_M")) group_m = std::max(1, std::atoi(g));
-    // The scheduler walks cluster tiles (ClusterM M-tiles each); see gemm_kernel.
-    const int tiles_m = (M + Cfg::BM - 1) / Cfg::BM;
-    TileScheduler sched{scheduled_rows(tiles_m, Cfg::ClusterM, range), (N + Cfg::BN - 1) / Cfg::BN,
+    // The scheduler walks cluster tiles (ClusterM M-tiles or ClusterN N-tiles each); see
+    // gemm_kernel. A cluster along N covers whole pairs of N-tiles only: its last CTA would
+    // otherwise load its share of A for a tile past N.
+    const int tiles_m = (M + Cfg::BM - 1) / Cfg::BM, tiles_n = (N + Cfg::BN - 1) / Cfg::BN;
+    if (tiles_n % Cfg::ClusterN != 0) return cudaErrorInvalidValue;
+    TileScheduler sched{scheduled_rows(tiles_m, Cfg::ClusterM, range), tiles_n / Cfg::ClusterN,
                         batch, std::max(1, group_m / Cfg::ClusterM), split.splits, range};
     if (range.begin < 0 || range.count < 0 || sched.span() <= 0 ||
         range.begin + sched.span() > sched.tiles())
@@ -265,30 +268,31 @@ cudaError_t launch_planes(const OperandView* va, const OperandView* vb, typename
     // leave SMs unused, so fewer than sms/2 pairs fit: ask the occupancy API, or the extra
     // clusters would run as a second wave and double the time.
     static const int max_clusters = [&] {
-        if (Cfg::ClusterM == 1) return sms;
+        if (Cfg::ClusterSize == 1) return sms;
         cudaLaunchConfig_t q{};
-        q.gridDim = dim3(sms / Cfg::ClusterM * Cfg::ClusterM);
+        q.gridDim = dim3(sms / Cfg::ClusterSize * Cfg::ClusterSize);
         q.blockDim = dim3(Cfg::Threads);
         q.dynamicSmemBytes = Cfg::SmemBytes;
         cudaLaunchAttribute a[1];
         a[0].id = cudaLaunchAttributeClusterDimension;
-        a[0].val.clusterDim.x = Cfg::ClusterM;
+        a[0].val.clusterDim.x = Cfg::ClusterSize;
         a[0].val.clusterDim.y = 1;
         a[0].val.clusterDim.z = 1;
         q.attrs = a;
         q.numAttrs = 1;
         int n = 0;
         if (cudaOccupancyMaxActiveClusters(&n, kernel, &q) != cudaSuccess || n < 1)
-            n = sms / Cfg::ClusterM;
+            n = sms / Cfg::ClusterSize;
         return n;
     }();
-    const int grid = std::min(max_clusters, sched.total()) * Cfg::ClusterM;
+    const int grid = std::min(max_clusters, sched.total()) * Cfg::ClusterSize;
     if (std::getenv("KILN_GEMM_DEBUG"))
         std::fprintf(stderr,
-                     "kiln sm90: BM=%d BN=%d stages=%d cluster=%d group=%d mn=%d%d "
+                     "kiln sm90: BM=%d BN=%d stages=%d cluster=%dx%d group=%d mn=%d%d "
                      "max_clusters=%d grid=%d units=%d splits=%d rank=%d/%d box_rows=%d/%d "
                      "tail_rows=%d/%d pair_ok=%d tma_store=%d\n",
-                     Cfg::BM, Cfg::BN, Cfg::Stages, Cfg::ClusterM, group_m, Cfg::MnMajorA,
+                     Cfg::BM, Cfg::BN, Cfg::Stages, Cfg::ClusterM, Cfg::ClusterN, group_m,
+                     Cfg::MnMajorA,
                      Cfg::MnMajorB, max_clusters, grid, sched.total(), sched.splits, oa.rank,
                      ob.rank, oa.box_rows,
                      ob.box_rows, oa.tail_rows, ob.tail_rows, int(dv.pair_ok),
@@ -306,13 +310,13 @@ cudaError_t launch_planes(const OperandView* va, const OperandView* vb, typename
     // ones too (A/B experiments).
     static const bool cluster_attr = [] {
         const char* e = std::getenv("KILN_GEMM_CLUSTER_ATTR");
-        return Cfg::ClusterM > 1 || (e && e[0] == '1');
+        return Cfg::ClusterSize > 1 || (e && e[0] == '1');
     }();
     cudaLaunchAttribute attrs[2];
     int n_attrs = 0;
     if (cluster_attr) {
         attrs[n_attrs].id = cudaLaunchAttributeClusterDimension;
-        attrs[n_attrs].val.clusterDim.x = Cfg::ClusterM;
+        attrs[n_attrs].val.clusterDim.x = Cfg::ClusterSize;
         attrs[n_attrs].val.clusterDim.y = 1;
         attrs[n_attrs].val.clusterDim.z = 1;
         ++n_attrs;
