@@ -381,18 +381,22 @@ case_linear(192, 5120, 4200, in_dt=torch.float16, out_dt=torch.float16, act="rel
 case_linear(200, 8000, 4160, out_dt=torch.float32, act="gelu", bias_mode="col", want="tma")
 case_linear(208, 4480, 4104, beta=0.5, want="tma")
 # The two CTAs of a weight tile as a 2-CTA cluster along N sharing it (each loads half of it
-# and multicasts it): every 128-row case above past half a wave (129 x 4300, 150 x 4352, 176 x
-# 7168, 161 x 2240 in a batch, 192 x 5120, 200 x 8000: the last weight tile's second half past
-# N), and the 64-row tiles where the weights outgrow the L2 (144 x 4096 x 8192 above): ragged
-# weights (4100: the last tile's first half 4 rows through its tail map, the second wholly past
-# N) with D's column bias and an fp32 output; a batch whose weights outgrow the L2 together,
-# with D's row bias; 88 wide in fp16 with ragged K. 136 x 3968 x 6400 (48 MiB of weights, in
-# the L2; 62 CTAs of 128-row tiles) keeps the 128-row tiles unpaired.
+# and multicasts it): the 128-row cases above from three fifths of a wave (176 x 7168, 192 x
+# 5120, 200 x 8000: the last weight tile's second half past N; and those past three quarters
+# that ran as 64 x 160 pairs before) and a batch of them (161 rows, 96 CTAs); the 64-row tiles
+# 72 wide where the weights outgrow the L2 (144 x 4096 x 8192 above): ragged weights (4100:
+# the last tile's first half 4 rows through its tail map, the second wholly past N) with D's
+# column bias and an fp32 output; a batch whose weights outgrow the L2 together, with D's row
+# bias; fp16 with ragged K. Unpaired: 136 x 3968 x 6400 (48 MiB of weights, in the L2; 62 CTAs
+# of 128-row tiles), 129 x 4300 and 150 x 4352 above (68 CTAs), 160 x 4096 x 8192 (80 wide:
+# the weights evict-first).
+case_linear(161, 3000, 4160, batch=2, alpha=0.5, act="silu", bias_mode="row", want="tma")
 case_linear(131, 4100, 8192, out_dt=torch.float32, act="relu", bias_mode="col", want="tma")
-case_linear(150, 2048, 8192, batch=2, alpha=0.5, act="silu", bias_mode="row", want="tma")
-case_linear(175, 4160, 7000, in_dt=torch.float16, out_dt=torch.float16, act="gelu",
+case_linear(140, 2048, 8192, batch=2, alpha=0.5, act="silu", bias_mode="row", want="tma")
+case_linear(137, 4160, 7000, in_dt=torch.float16, out_dt=torch.float16, act="gelu",
             bias_mode="col", bias_dt=torch.float16, want="tma")
 case_linear(136, 3968, 6400, want="tma")
+case_linear(160, 4096, 8192, act="relu", bias_mode="col", want="tma")
 # 2-CTA clusters with an odd number of M-tiles (the spare CTA loads zeros, stores nothing)
 case_linear(2100, 4096, 256, want="tma")
 case_linear(1100, 2048, 128, batch=8, act="relu", bias_mode="row", want="tma")

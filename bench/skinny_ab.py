@@ -35,7 +35,9 @@ KILN_GEMM_TWO_TILES=128 runs them as before: on 128-row two tiles, or 128-row ti
 (129-144 and 161-176 rows on 128-row two tiles, 72 and 88 wide since session 35),
 `twotilecluster` (two-tile products whose weight tiles' two CTAs run as a cluster sharing them
 since session 36: the 128-row tiles past half a wave, the 64-row ones where the weights outgrow
-the L2; KILN_GEMM_TWO_TILE_CLUSTER=0 runs them unpaired, as before)
+the L2; KILN_GEMM_TWO_TILE_CLUSTER=0 runs them unpaired, as before), `twotilecluster64` (its
+64-row and its 68-CTA shapes, for a second sample), `twotilelongk` (129-160 rows past K = 8192,
+which the two-tile plans leave to the 128-row path)
 and `onewave` (one full wave of 128 x 256 tiles, which the heuristic runs unpaired:
 KILN_GEMM_CLUSTER=2 pairs them).
 A third argument, `relu` or `gelu`, times bias + activation against cuBLASLt's fused epilogue
@@ -106,6 +108,11 @@ SETS = {
                        (160, 5120, 4096), (150, 4352, 4096), (140, 6144, 6144),
                        (176, 8192, 8192), (192, 7168, 8192), (192, 5120, 11008),
                        (200, 6144, 8192), (208, 8192, 8192), (200, 8000, 4160)),
+    "twotilecluster64": ((129, 4096, 8192), (136, 4096, 8192), (144, 4096, 8192),
+                         (160, 4096, 8192), (176, 4096, 8192), (150, 4352, 4096)),
+    "twotilelongk": ((129, 4096, 11008), (144, 4096, 11008), (160, 4096, 11008),
+                     (129, 4096, 14336), (150, 4096, 14336), (160, 3072, 11008),
+                     (144, 4224, 16384)),
     "twotilewidth": ((129, 4096, 8192), (129, 4224, 8192), (144, 4096, 8192), (136, 5120, 5120),
                      (140, 6144, 6144), (168, 6144, 8192), (176, 7168, 8192)),
 }

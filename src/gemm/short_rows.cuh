@@ -75,7 +75,8 @@ inline constexpr int64_t kTwoTileMinKBlocks = 64;
 /// k-blocks past which 129-144 rows keep the 128-row two-tile tiles where they fit and the
 /// 64-row ones would run unclustered (at K = 8192 the 128-row tiles ran 3-5% faster at 129-144
 /// rows, at 160 rows level, and 5% slower with the weights evict-first; at K = 6144 and under
-/// 6-16% slower; the clustered 64-row tiles 3% faster than them: bench/NOTES.md v39, v40), and
+/// 6-16% slower; the clustered 64-row tiles level with them, bias + ReLU 5% faster:
+/// bench/NOTES.md v39, v40), and
 /// past which the 64-row ones need more than half a wave (narrow_two_tiles_fit).
 inline constexpr int64_t kTwoTileWideMinKBlocks = 96;
 
@@ -121,27 +122,28 @@ constexpr bool two_tile_weights_read_once(int64_t weight_bytes, int64_t l2_bytes
 }
 
 /// CTAs per cluster along N of a two-tile product (2: a weight tile's two CTAs share it by
-/// multicast, as cuBLAS's `tst_64x72_64x12_1x2`; 1: consecutive, unpaired). Harness, H200,
-/// against the unpaired CTAs with the library's hints (bench/NOTES.md v40): on 128-row tiles
-/// +2-22% from 80 CTAs on (8192 x 160 x 8192 420 -> 507 TFLOP/s, 5120 x 136 x 4096 291 -> 327),
-/// level at 104 wide, 5-9% slower at 64 CTAs; on 64-row tiles +3-10% where the weights outgrow
-/// the L2 up to K = 8192 and 88 wide (129 x 4096 x 8192 295 -> 320, 160 x 4096 x 8192 398 ->
-/// 412), 3-11% slower past K = 8192, 96 wide, or where the weights fit the L2 (where the CTAs'
-/// loads are L2 hits).
-constexpr int two_tile_cluster_n(int block_m, int width, int64_t ctas, int64_t k_blocks,
-                                 int sms, const TwoTileOptions& opt) {
+/// multicast, as cuBLAS's `tst_64x72_64x12_1x2`; 1: consecutive, unpaired). Library, H200,
+/// against the unpaired CTAs (bench/NOTES.md v40): on 128-row tiles from three fifths of a wave
+/// +3-16% (160 x 8192 x 8192 0.85 -> 0.95 of cuBLAS, 136 x 5120 x 4096 0.96 -> 1.07, 176 x 8192
+/// x 8192 0.92 -> 1.06), at 68 CTAs 4-7% slower (150 x 4352 x 4096), and 5-9% slower at 64 in
+/// the harness; on 64-row tiles, where the weights outgrow the L2, level at 72 wide with bias +
+/// ReLU +5% (129-144 rows at K = 8192), 6-8% slower at 80 and 88 wide; where the weights fit the
+/// L2 (their loads L2 hits) 3-13% slower in the harness.
+constexpr int two_tile_cluster_n(int block_m, int width, int64_t ctas, int sms,
+                                 const TwoTileOptions& opt) {
     if (!opt.cluster) return 1;
-    if (block_m == 128) return 2 * ctas > sms ? 2 : 1;
-    return opt.weights_stream && width <= 88 && k_blocks <= kShortRowsNarrowMaxKBlocks ? 2 : 1;
+    if (block_m == 128) return 5 * ctas >= 3 * int64_t(sms) ? 2 : 1;
+    return opt.weights_stream && width == 72 ? 2 : 1;
 }
 
 /// The transposed two-tile product of M rows on block_m-row weight tiles, two CTAs each (ctas
 /// of them in all). Its weights load evict-first where they outgrow the L2 and its CTAs run
-/// unpaired: clustered, the hint cost the 64-row tiles 4% (v40), and the 128-row ones ran level.
-constexpr ShortRows two_tile_plan(int M, int block_m, int64_t ctas, int64_t k_blocks, int sms,
+/// unpaired: clustered, the hint cost the 64-row tiles 4% in the harness (v40), and the 128-row
+/// ones ran level.
+constexpr ShortRows two_tile_plan(int M, int block_m, int64_t ctas, int sms,
                                   const TwoTileOptions& opt) {
     const int width = two_tile_width(M);
-    const int cluster_n = two_tile_cluster_n(block_m, width, ctas, k_blocks, sms, opt);
+    const int cluster_n = two_tile_cluster_n(block_m, width, ctas, sms, opt);
     return {width, 1, true, block_m, 1, cluster_n, opt.weights_stream && cluster_n == 1};
 }
 
@@ -177,8 +179,8 @@ constexpr bool narrow_two_tiles_fit(int N, int64_t k_blocks, int batch, int sms)
 /// wave to one (at 64 CTAs they ran 6-17% faster than the 128-row path's tiles split in two, at
 /// 48 1% slower: bench/NOTES.md v38). Past three quarters they run clustered
 /// (two_tile_cluster_n): unclustered there, the 64 x 160 pairs (each pair two 64-row weight
-/// tiles sharing A's one tile) ran 5-11% faster at 128 CTAs and level at 112, and the
-/// clustered tiles +17-21% over the unclustered ones (harness, v40); without clusters
+/// tiles sharing A's one tile) ran 5-11% faster at 128 CTAs and level at 112; clustered, the
+/// two tiles ran 8-12% faster than the pairs (library, v40). Without clusters
 /// (KILN_GEMM_TWO_TILE_CLUSTER=0) the pairs take that part. Without the two-tile product
 /// (TwoTiles::None) the pairs take half a wave to one.
 constexpr ShortRows short_rows_transposed_plan(int M, int N, int64_t k_blocks, int batch,
@@ -189,12 +191,12 @@ constexpr ShortRows short_rows_transposed_plan(int M, int N, int64_t k_blocks, i
                           (4 * ctas <= 3 * int64_t(sms) || opt.cluster);
     if (opt.which == TwoTiles::Any && narrow_two_tiles_fit(N, k_blocks, batch, sms)) {
         const ShortRows narrow =
-            two_tile_plan(M, 64, weight_tile_ctas(N, batch, 64), k_blocks, sms, opt);
+            two_tile_plan(M, 64, weight_tile_ctas(N, batch, 64), sms, opt);
         if (!(wide_fit && k_blocks > kTwoTileWideMinKBlocks && narrow.bn == 72 &&
               narrow.cluster_n == 1))
             return narrow;
     }
-    if (wide_fit) return two_tile_plan(M, 128, ctas, k_blocks, sms, opt);
+    if (wide_fit) return two_tile_plan(M, 128, ctas, sms, opt);
     if (2 * ctas < sms) return {};
     return {kShortRowsTransposedN, 1, true};
 }
@@ -207,12 +209,12 @@ constexpr ShortRows short_rows_transposed_plan(int M, int N, int64_t k_blocks, i
 constexpr ShortRows two_tile_rows_plan(int M, int N, int64_t k_blocks, int batch, int sms,
                                        const TwoTileOptions& opt = {}) {
     if (opt.which == TwoTiles::Any && narrow_two_tiles_fit(N, k_blocks, batch, sms))
-        return two_tile_plan(M, 64, weight_tile_ctas(N, batch, 64), k_blocks, sms, opt);
+        return two_tile_plan(M, 64, weight_tile_ctas(N, batch, 64), sms, opt);
     const int64_t ctas = weight_tile_ctas(N, batch);
     if (opt.which == TwoTiles::None || ctas > sms || 2 * ctas <= sms ||
         k_blocks <= kTwoTileMinKBlocks)
         return {};
-    return two_tile_plan(M, 128, ctas, k_blocks, sms, opt);
+    return two_tile_plan(M, 128, ctas, sms, opt);
 }
 
 /// The short product on 64-row tiles in pairs of an output of m_tiles (2 or 4) such tiles:

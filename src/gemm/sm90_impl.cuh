@@ -237,17 +237,23 @@ cudaError_t run_sm90_short(const Problem& p, int bn) {
 /// product (short_rows.cuh): 129-208 rows of A in two column tiles, unsplit, the two CTAs of a
 /// weight tile unpaired or (ClusterN = 2) a cluster sharing it, for 16-bit K-major operands
 /// only; anything else is refused. BM = 64 up to 192 rows only: at 193-208 rows the pairs of
-/// 64-row tiles fit wherever the 64-row two tiles would; clustered 64-row tiles up to 88 wide
+/// 64-row tiles fit wherever the 64-row two tiles would; clustered 64-row tiles 72 wide only
 /// (two_tile_cluster_n). D's column bias is the transposed problem's row bias, which the linear
 /// kernel applies: no bias + activation kernel at these widths (D's row bias, the one case it
 /// would take, runs linear too).
 template <class In, class Out, bool MnA, bool MnB, int BM, int ClusterN>
 cudaError_t run_sm90_two_tiles_in(const Problem& p, int bn) {
-    constexpr int MaxBN = BM == 128 ? 104 : ClusterN == 2 ? 88 : 96;
+    constexpr int MaxBN = BM == 128 ? 104 : ClusterN == 2 ? 72 : 96;
     switch (bn) {
     case 72: return run_sm90_cfg<In, Out, MnA, MnB, 72, false, 1, BM, false, ClusterN>(p);
-    case 80: return run_sm90_cfg<In, Out, MnA, MnB, 80, false, 1, BM, false, ClusterN>(p);
-    case 88: return run_sm90_cfg<In, Out, MnA, MnB, 88, false, 1, BM, false, ClusterN>(p);
+    case 80:
+        if constexpr (MaxBN >= 80)
+            return run_sm90_cfg<In, Out, MnA, MnB, 80, false, 1, BM, false, ClusterN>(p);
+        return cudaErrorInvalidValue;
+    case 88:
+        if constexpr (MaxBN >= 88)
+            return run_sm90_cfg<In, Out, MnA, MnB, 88, false, 1, BM, false, ClusterN>(p);
+        return cudaErrorInvalidValue;
     case 96:
         if constexpr (MaxBN >= 96)
             return run_sm90_cfg<In, Out, MnA, MnB, 96, false, 1, BM, false, ClusterN>(p);

@@ -230,13 +230,14 @@ static_assert(kiln::gemm::detail::two_tile_weights_read_once(int64_t(4096) * 819
                                                                   50 << 20),
               "two-tile weights evict first where they outgrow the L2 (64 MiB, not 32)");
 
-// A weight tile's two CTAs share it in a 2-CTA cluster along N: on 128-row tiles past half a
-// wave; on 64-row ones where the weights outgrow the L2 (TwoTileOptions::weights_stream), up
-// to K = 8192 and 88 wide. Unclustered, the weights that outgrow the L2 load evict-first.
+// A weight tile's two CTAs share it in a 2-CTA cluster along N: on 128-row tiles from three
+// fifths of a wave; on 64-row ones 72 wide where the weights outgrow the L2
+// (TwoTileOptions::weights_stream). Unclustered, weights that outgrow the L2 load evict-first.
 constexpr kiln::gemm::detail::ShortRows two_tile_launch(int M, int N, int K, bool stream,
-                                                        bool cluster = true) {
+                                                        bool cluster = true, int batch = 1) {
     using kiln::gemm::detail::TwoTiles;
-    return kiln::gemm::detail::short_rows_plan(M, N, K, 1, 132, {TwoTiles::Any, stream, cluster});
+    return kiln::gemm::detail::short_rows_plan(M, N, K, batch, 132,
+                                               {TwoTiles::Any, stream, cluster});
 }
 constexpr bool clustered(const kiln::gemm::detail::ShortRows& r, int bn, int block_m) {
     return r.transposed && r.bn == bn && r.block_m == block_m && r.cluster_m == 1 &&
@@ -248,25 +249,26 @@ constexpr bool unpaired(const kiln::gemm::detail::ShortRows& r, int bn, int bloc
            r.cluster_n == 1 && r.read_once == read_once;
 }
 static_assert(clustered(two_tile_launch(129, 4096, 8192, true), 72, 64) &&
-                  clustered(two_tile_launch(144, 4224, 8192, true), 72, 64),
-              "streamed weights at 129-144 rows past K = 6144: clustered 64-row tiles");
+                  clustered(two_tile_launch(144, 4224, 8192, true), 72, 64) &&
+                  clustered(two_tile_launch(140, 2048, 8192, true, true, 2), 72, 64),
+              "streamed weights at 129-144 rows: clustered 64-row tiles (a batch counts)");
 static_assert(unpaired(two_tile_launch(129, 4096, 8192, false), 72, 128, false),
-              "weights in the L2 there: the 128-row tiles, unpaired at half a wave");
+              "weights in the L2 past K = 6144: the 128-row tiles, unpaired at half a wave");
 static_assert(unpaired(two_tile_launch(129, 4096, 8192, true, false), 72, 128, true),
               "no clusters (KILN_GEMM_TWO_TILE_CLUSTER=0): 128-row tiles, weights evict-first");
-static_assert(clustered(two_tile_launch(160, 4096, 8192, true), 80, 64) &&
-                  clustered(two_tile_launch(176, 4096, 8192, true), 88, 64),
-              "64-row tiles up to 88 wide");
-static_assert(unpaired(two_tile_launch(192, 4096, 8192, true), 96, 64, true),
-              "96 wide: unpaired, weights evict-first");
-static_assert(unpaired(two_tile_launch(168, 4096, 11008, true), 88, 64, true),
-              "past K = 8192: unpaired");
-static_assert(unpaired(two_tile_launch(160, 4096, 4096, false), 80, 64, false),
+static_assert(unpaired(two_tile_launch(160, 4096, 8192, true), 80, 64, true) &&
+                  unpaired(two_tile_launch(176, 4096, 8192, true), 88, 64, true) &&
+                  unpaired(two_tile_launch(192, 4096, 8192, true), 96, 64, true),
+              "64-row tiles past 72 wide: unpaired, weights evict-first");
+static_assert(unpaired(two_tile_launch(144, 4096, 4096, false), 72, 64, false),
               "weights in the L2: unpaired 64-row tiles");
-static_assert(clustered(two_tile_launch(144, 6144, 4096, false), 72, 128) &&
+static_assert(clustered(two_tile_launch(136, 5120, 4096, false), 72, 128) &&
                   clustered(two_tile_launch(192, 7168, 8192, true), 96, 128) &&
                   clustered(two_tile_launch(200, 8000, 4160, false), 104, 128),
-              "128-row tiles past half a wave: clustered, with or without streamed weights");
+              "128-row tiles from 80 CTAs: clustered, with or without streamed weights");
+static_assert(unpaired(two_tile_launch(150, 4352, 4096, false), 80, 128, false) &&
+                  unpaired(two_tile_launch(200, 4480, 8192, true), 104, 128, true),
+              "68 and 70 CTAs: under three fifths of a wave, unpaired");
 static_assert(clustered(two_tile_launch(160, 7168, 8192, true), 80, 128) &&
                   clustered(two_tile_launch(129, 8448, 4096, false), 72, 128) &&
                   clustered(two_tile_launch(144, 6400, 4096, false), 72, 128),
