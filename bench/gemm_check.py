@@ -397,6 +397,12 @@ case_linear(137, 4160, 7000, in_dt=torch.float16, out_dt=torch.float16, act="gel
             bias_mode="col", bias_dt=torch.float16, want="tma")
 case_linear(136, 3968, 6400, want="tma")
 case_linear(160, 4096, 8192, act="relu", bias_mode="col", want="tma")
+# 129-160 rows past K = 8192 (the pairs' bound): the two tiles at any K: 64 x 72 clustered
+# (ragged weights and K), 64 x 80 unpaired with D's column bias, 128 x 80 clustered (96 CTAs)
+# with an fp32 output
+case_linear(133, 4100, 9000, want="tma")
+case_linear(155, 4096, 10000, act="relu", bias_mode="col", want="tma")
+case_linear(150, 6144, 9000, out_dt=torch.float32, act="gelu", bias_mode="col", want="tma")
 # 2-CTA clusters with an odd number of M-tiles (the spare CTA loads zeros, stores nothing)
 case_linear(2100, 4096, 256, want="tma")
 case_linear(1100, 2048, 128, batch=8, act="relu", bias_mode="row", want="tma")

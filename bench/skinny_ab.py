@@ -37,7 +37,8 @@ KILN_GEMM_TWO_TILES=128 runs them as before: on 128-row two tiles, or 128-row ti
 since session 36: the 128-row tiles past half a wave, the 64-row ones where the weights outgrow
 the L2; KILN_GEMM_TWO_TILE_CLUSTER=0 runs them unpaired, as before), `twotilecluster64` (its
 64-row and its 68-CTA shapes, for a second sample), `twotilelongk` (129-160 rows past K = 8192,
-which the two-tile plans leave to the 128-row path)
+which the two-tile plans left to the 128-row path before session 36; KILN_GEMM_TWO_TILES=0 still
+does)
 and `onewave` (one full wave of 128 x 256 tiles, which the heuristic runs unpaired:
 KILN_GEMM_CLUSTER=2 pairs them).
 A third argument, `relu` or `gelu`, times bias + activation against cuBLASLt's fused epilogue
@@ -112,7 +113,7 @@ SETS = {
                          (160, 4096, 8192), (176, 4096, 8192), (150, 4352, 4096)),
     "twotilelongk": ((129, 4096, 11008), (144, 4096, 11008), (160, 4096, 11008),
                      (129, 4096, 14336), (150, 4096, 14336), (160, 3072, 11008),
-                     (144, 4224, 16384)),
+                     (144, 4224, 16384), (160, 6144, 11008), (144, 5120, 14336)),
     "twotilewidth": ((129, 4096, 8192), (129, 4224, 8192), (144, 4096, 8192), (136, 5120, 5120),
                      (140, 6144, 6144), (168, 6144, 8192), (176, 7168, 8192)),
 }

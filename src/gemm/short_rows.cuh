@@ -171,8 +171,7 @@ constexpr bool narrow_two_tiles_fit(int N, int64_t k_blocks, int batch, int sms)
            (fills_two_tile_floor(ctas, sms) && k_blocks <= kTwoTileWideMinKBlocks);
 }
 
-/// The transposed product of 129 to kShortRowsTransposedN rows, unsplit, where K is at most
-/// kShortRowsNarrowMaxKBlocks (what was measured: 56 weight tiles at K = 8192): the two-tile
+/// The transposed product of 129 to kShortRowsTransposedN rows, unsplit: the two-tile
 /// product on 64-row weight tiles where they fit one wave (narrow_two_tiles_fit) but at 129-144
 /// rows past kTwoTileWideMinKBlocks where the 128-row ones fit too and the 64-row ones would
 /// run unclustered; on 128-row weight tiles where those (two CTAs each) fill from 15/32 of a
@@ -182,11 +181,14 @@ constexpr bool narrow_two_tiles_fit(int N, int64_t k_blocks, int batch, int sms)
 /// tiles sharing A's one tile) ran 5-11% faster at 128 CTAs and level at 112; clustered, the
 /// two tiles ran 8-12% faster than the pairs (library, v40). Without clusters
 /// (KILN_GEMM_TWO_TILE_CLUSTER=0) the pairs take that part. Without the two-tile product
-/// (TwoTiles::None) the pairs take half a wave to one.
+/// (TwoTiles::None) the pairs take half a wave to one. The pairs only where K is at most
+/// kShortRowsNarrowMaxKBlocks (what was measured: 56 weight tiles at K = 8192); the two tiles
+/// at any K: past K = 8192 the 64-row ones ran 0.95-1.06 of cuBLAS in the harness where the
+/// 128-row path's split tiles ran 0.76-0.80 in the library (v40).
 constexpr ShortRows short_rows_transposed_plan(int M, int N, int64_t k_blocks, int batch,
                                                int sms, const TwoTileOptions& opt = {}) {
     const int64_t ctas = weight_tile_ctas(N, batch);
-    if (ctas > sms || k_blocks > kShortRowsNarrowMaxKBlocks) return {};
+    if (ctas > sms) return {};
     const bool wide_fit = opt.which != TwoTiles::None && fills_two_tile_floor(ctas, sms) &&
                           (4 * ctas <= 3 * int64_t(sms) || opt.cluster);
     if (opt.which == TwoTiles::Any && narrow_two_tiles_fit(N, k_blocks, batch, sms)) {
@@ -197,7 +199,7 @@ constexpr ShortRows short_rows_transposed_plan(int M, int N, int64_t k_blocks, i
             return narrow;
     }
     if (wide_fit) return two_tile_plan(M, 128, ctas, sms, opt);
-    if (2 * ctas < sms) return {};
+    if (2 * ctas < sms || k_blocks > kShortRowsNarrowMaxKBlocks) return {};
     return {kShortRowsTransposedN, 1, true};
 }
 

@@ -154,14 +154,13 @@ static_assert(short_rows(257, 4096, 4096, 1, 0, 1), "257 rows: a third pair row"
 static_assert(kiln::gemm::detail::short_rows_plan(128, 4096, 4096, 1, 0).bn == 0,
               "no SMs known");
 
-// 129 to 160 rows run transposed, unsplit, K up to 8192: as the two-tile product (A's rows in
-// two 72- or 80-wide tiles) on the weights' 64-row tiles where those (two CTAs each) fill more
-// than half a wave to one (from 15/32 up to K = 6144), but at 129-144 rows and K past 6144 on
-// 128-row ones where those fit too; on 128-row tiles
-// where they fill 15/32 to three quarters; past that as 64 x 160 pairs (the weights' 64-row
-// tiles in pairs, all of A's rows in one tile).
-// Past three quarters of a wave of 128-row tiles the two tiles run only clustered
-// (TwoTileOptions::cluster); unclustered, the pairs take that part.
+// 129 to 160 rows run transposed, unsplit: as the two-tile product (A's rows in two 72- or
+// 80-wide tiles) on the weights' 64-row tiles where those (two CTAs each) fill more than half a
+// wave to one (from 15/32 up to K = 6144), but at 129-144 rows and K past 6144 on 128-row ones
+// where those fit too and the 64-row ones would run unclustered; on 128-row tiles where they
+// fill 15/32 of a wave to one. Past three quarters of a wave of 128-row tiles the two tiles run
+// only clustered (TwoTileOptions::cluster); unclustered, 64 x 160 pairs (the weights' 64-row
+// tiles in pairs, all of A's rows in one tile) take that part, up to K = 8192.
 constexpr bool short_transposed(int M, int N, int K, int batch) {
     using kiln::gemm::detail::TwoTiles;
     const auto r =
@@ -222,8 +221,9 @@ static_assert(kiln::gemm::detail::short_rows_plan(192, 7168, 8192, 1, 132,
                                                   kiln::gemm::detail::TwoTiles::None)
                       .bn == 0,
               "161-208 rows: the 128-row path");
-static_assert(!short_transposed(160, 4096, 8200, 1) && !two_tiles(160, 4352, 8200, 1, 80),
-              "past K = 8192");
+static_assert(!short_transposed(160, 7168, 8200, 1) && two_tiles(160, 4352, 8200, 1, 80) &&
+                  two_tiles(160, 4096, 11008, 1, 80, 64),
+              "past K = 8192: the two tiles, not the pairs");
 static_assert(!short_transposed(128, 7168, 8192, 1), "128 rows: two M-tiles, not transposed");
 static_assert(kiln::gemm::detail::two_tile_weights_read_once(int64_t(4096) * 8192 * 2, 50 << 20) &&
                   !kiln::gemm::detail::two_tile_weights_read_once(int64_t(4096) * 4096 * 2,
@@ -273,6 +273,10 @@ static_assert(clustered(two_tile_launch(160, 7168, 8192, true), 80, 128) &&
                   clustered(two_tile_launch(129, 8448, 4096, false), 72, 128) &&
                   clustered(two_tile_launch(144, 6400, 4096, false), 72, 128),
               "past three quarters of a wave: clustered two tiles where the pairs ran unpaired");
+static_assert(unpaired(two_tile_launch(160, 4096, 11008, true), 80, 64, true) &&
+                  clustered(two_tile_launch(129, 4096, 14336, true), 72, 64) &&
+                  clustered(two_tile_launch(160, 6144, 11008, true), 80, 128),
+              "129-160 rows past K = 8192: the two tiles, as at 161-208 rows");
 
 // 161 to 208 rows run as the two-tile product on 64-row weight tiles where they fit one wave
 // (any K past half a wave), else on 128-row ones past K = 4096 where those fill more than half
