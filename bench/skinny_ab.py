@@ -38,7 +38,8 @@ since session 36: the 128-row tiles past half a wave, the 64-row ones where the 
 the L2; KILN_GEMM_TWO_TILE_CLUSTER=0 runs them unpaired, as before), `twotilecluster64` (its
 64-row and its 68-CTA shapes, for a second sample), `twotilelongk` (129-160 rows past K = 8192,
 which the two-tile plans left to the 128-row path before session 36; KILN_GEMM_TWO_TILES=0 still
-does)
+does), `twotileshortk` (161-208 rows at K = 3072-4096 on clustered 128-row two tiles, which the
+unpaired ones left to the 128-row path; against KILN_GEMM_TWO_TILES=0)
 and `onewave` (one full wave of 128 x 256 tiles, which the heuristic runs unpaired:
 KILN_GEMM_CLUSTER=2 pairs them).
 A third argument, `relu` or `gelu`, times bias + activation against cuBLASLt's fused epilogue
@@ -114,6 +115,9 @@ SETS = {
     "twotilelongk": ((129, 4096, 11008), (144, 4096, 11008), (160, 4096, 11008),
                      (129, 4096, 14336), (150, 4096, 14336), (160, 3072, 11008),
                      (144, 4224, 16384), (160, 6144, 11008), (144, 5120, 14336)),
+    "twotileshortk": ((176, 7168, 4096), (184, 6144, 4096), (192, 5120, 4096),
+                      (200, 8000, 4096), (168, 8192, 4096), (176, 7168, 3072),
+                      (192, 5120, 3072), (200, 8000, 3072)),
     "twotilewidth": ((129, 4096, 8192), (129, 4224, 8192), (144, 4096, 8192), (136, 5120, 5120),
                      (140, 6144, 6144), (168, 6144, 8192), (176, 7168, 8192)),
 }

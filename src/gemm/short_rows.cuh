@@ -72,6 +72,12 @@ constexpr int two_tile_width(int M) { return ((M + 1) / 2 + 7) / 8 * 8; }
 /// K = 5120 on 4-22% faster (bench/NOTES.md v38).
 inline constexpr int64_t kTwoTileMinKBlocks = 64;
 
+/// The same bound for the clustered 128-row tiles (two_tile_cluster_n): at K = 3072 and 4096
+/// they ran 5-21% faster than the 128-row path (library, 161-208 rows: 168 x 8192 x 4096 0.79
+/// -> 0.96 of cuBLAS, 176 x 7168 x 3072 0.89 -> 1.02; bench/NOTES.md v40); under 3072 not
+/// measured.
+inline constexpr int64_t kTwoTileClusterMinKBlocks = 47;
+
 /// k-blocks past which 129-144 rows keep the 128-row two-tile tiles where they fit and the
 /// 64-row ones would run unclustered (at K = 8192 the 128-row tiles ran 3-5% faster at 129-144
 /// rows, at 160 rows level, and 5% slower with the weights evict-first; at K = 6144 and under
@@ -207,16 +213,18 @@ constexpr ShortRows short_rows_transposed_plan(int M, int N, int64_t k_blocks, i
 /// (narrow_two_tiles_fit; 4-31% faster than the 128-row ones at every K measured, 2048-11008;
 /// at 193-208 rows short_rows_plan's pairs fit first wherever they would),
 /// else on 128-row ones where those fill more than half a wave and at most one (under half, the
-/// 128-row path splits K instead) and K is past kTwoTileMinKBlocks; none without it.
+/// 128-row path splits K instead) and K is past kTwoTileMinKBlocks, or clustered past
+/// kTwoTileClusterMinKBlocks; none without it.
 constexpr ShortRows two_tile_rows_plan(int M, int N, int64_t k_blocks, int batch, int sms,
                                        const TwoTileOptions& opt = {}) {
     if (opt.which == TwoTiles::Any && narrow_two_tiles_fit(N, k_blocks, batch, sms))
         return two_tile_plan(M, 64, weight_tile_ctas(N, batch, 64), sms, opt);
     const int64_t ctas = weight_tile_ctas(N, batch);
-    if (opt.which == TwoTiles::None || ctas > sms || 2 * ctas <= sms ||
-        k_blocks <= kTwoTileMinKBlocks)
-        return {};
-    return two_tile_plan(M, 128, ctas, sms, opt);
+    if (opt.which == TwoTiles::None || ctas > sms || 2 * ctas <= sms) return {};
+    const ShortRows wide = two_tile_plan(M, 128, ctas, sms, opt);
+    const int64_t min_k_blocks =
+        wide.cluster_n == 2 ? kTwoTileClusterMinKBlocks : kTwoTileMinKBlocks;
+    return k_blocks > min_k_blocks ? wide : ShortRows{};
 }
 
 /// The short product on 64-row tiles in pairs of an output of m_tiles (2 or 4) such tiles:

@@ -146,8 +146,8 @@ static_assert(short_rows(96, 4096, 8200, 1, 0, 1),
               "64 wide past K = 8192: the 128-row path's long splits");
 static_assert(short_rows(160, 1920, 4096, 1, 0, 1),
               "129-160 rows transposed: 60 CTAs of 64-row weight tiles are under 15/32 of a wave");
-static_assert(short_rows(176, 7168, 4096, 1, 0, 1),
-              "161-192 rows at K = 4096: the 128-row path (the two-tile product ran level)");
+static_assert(short_rows(176, 7168, 2048, 1, 0, 1),
+              "161-192 rows at K = 2048: the 128-row path");
 static_assert(short_rows(256, 5120, 4096, 1, 0, 1), "80 pairs at 128: a second wave");
 static_assert(short_rows(64, 4096, 4096, 1, 0, 1), "64 rows: one M-tile (few rows)");
 static_assert(short_rows(257, 4096, 4096, 1, 0, 1), "257 rows: a third pair row");
@@ -289,7 +289,12 @@ static_assert(two_tiles(161, 2240, 8192, 2, 88), "a batch counts its tiles");
 static_assert(two_tiles(192, 4096, 4096, 1, 96, 64) && two_tiles(168, 4096, 11008, 1, 88, 64) &&
                   two_tiles(176, 3072, 2048, 1, 88, 64),
               "128 CTAs of 64-row tiles, any K");
-static_assert(!two_tiles(200, 8000, 4096, 1, 104), "K = 4096: the 128-row path");
+static_assert(two_tiles(200, 8000, 4096, 1, 104) && two_tiles(176, 7168, 3072, 1, 88) &&
+                  !two_tiles(200, 8000, 3008, 1, 104),
+              "clustered 128-row tiles from K = 3072 (48 k-blocks)");
+static_assert(two_tile_launch(200, 8000, 4096, false, false).bn == 0 &&
+                  two_tile_launch(200, 8000, 4160, false, false).bn == 104,
+              "unpaired 128-row tiles past K = 4096 only (they ran level at 4096)");
 static_assert(!two_tiles(192, 8576, 8192, 1, 96), "134 CTAs: past one wave");
 static_assert(!two_tiles(192, 1920, 8192, 1, 96, 64) && !two_tiles(192, 1920, 8192, 1, 96),
               "60 CTAs of 64-row tiles: the 128-row path splits K");
