@@ -112,9 +112,10 @@ struct Config {
     static_assert(ClusterM == 1 || ClusterM == 2, "cluster of 1 or 2 CTAs along M");
     static constexpr int BRowsPerCta = BN / ClusterM;
     // CTAs per cluster along N. With 2, the pair of N-tiles shares the A tile the same way: the
-    // shape of cuBLAS's `tst_64x72_64x12_1x2`, two column tiles of a short product against one
-    // 64-row weight tile (src/gemm/short_rows.cuh). A K-major A's half tile is 32 swizzle rows;
-    // an MN-major one would split every 64-row chunk, so it is not offered.
+    // shape of cuBLAS's `tst_64x72_64x12_1x2`, the two column tiles of the two-tile product
+    // against one 64- or 128-row weight tile (src/gemm/short_rows.cuh). A K-major A's half tile
+    // is whole swizzle rows; an MN-major one would split every 64-row chunk, so it is not
+    // offered.
     static constexpr int ClusterN = ClusterN_;
     static_assert(ClusterN == 1 || (ClusterN == 2 && ClusterM == 1 && !MnMajorA_ &&
                                     !SplitK_ && Planes_ == 1),
