@@ -35,6 +35,11 @@
 // Harness, H200 (v39): 144 x 4096 x 4096 328 -> 366 TFLOP/s, 192 x 4096 x 4096 349 -> 433,
 // 168 x 4096 x 11008 351 -> 429, 160 x 3072 x 8192 289 -> 339, 200 x 4096 x 2048 289 -> 375;
 // 3-4% slower than the 128-row tiles at 129-144 rows and K = 8192 (which keeps them there).
+// Since session 36 a weight tile's two CTAs run as a 2-CTA cluster that shares it by multicast
+// where that measured faster (two_tile_cluster_n: the 128-row tiles from three fifths of a
+// wave, the 64-row ones 72 wide where the weights outgrow the L2), as cuBLAS's
+// `tst_64x72_64x12_1x2` does: library, H200, 160 x 8192 x 8192 0.84 -> 0.95 of cuBLAS, 176 x
+// 8192 x 8192 0.92 -> 1.06 (bench/NOTES.md v40).
 #pragma once
 #include <cstdint>
 #include <cstring>
