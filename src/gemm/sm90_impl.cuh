@@ -241,27 +241,24 @@ cudaError_t run_sm90_short(const Problem& p, int bn) {
 /// (two_tile_cluster_n). D's column bias is the transposed problem's row bias, which the linear
 /// kernel applies: no bias + activation kernel at these widths (D's row bias, the one case it
 /// would take, runs linear too).
+constexpr int two_tile_max_bn(int bm, int cluster_n) {
+    return bm == 128 ? 104 : cluster_n == 2 ? 72 : 96;
+}
+template <class In, class Out, bool MnA, bool MnB, int BM, int ClusterN, int BN>
+cudaError_t run_sm90_two_tile_width(const Problem& p) {
+    if constexpr (BN <= two_tile_max_bn(BM, ClusterN))
+        return run_sm90_cfg<In, Out, MnA, MnB, BN, false, 1, BM, false, ClusterN>(p);
+    else
+        return cudaErrorInvalidValue;
+}
 template <class In, class Out, bool MnA, bool MnB, int BM, int ClusterN>
 cudaError_t run_sm90_two_tiles_in(const Problem& p, int bn) {
-    constexpr int MaxBN = BM == 128 ? 104 : ClusterN == 2 ? 72 : 96;
     switch (bn) {
-    case 72: return run_sm90_cfg<In, Out, MnA, MnB, 72, false, 1, BM, false, ClusterN>(p);
-    case 80:
-        if constexpr (MaxBN >= 80)
-            return run_sm90_cfg<In, Out, MnA, MnB, 80, false, 1, BM, false, ClusterN>(p);
-        return cudaErrorInvalidValue;
-    case 88:
-        if constexpr (MaxBN >= 88)
-            return run_sm90_cfg<In, Out, MnA, MnB, 88, false, 1, BM, false, ClusterN>(p);
-        return cudaErrorInvalidValue;
-    case 96:
-        if constexpr (MaxBN >= 96)
-            return run_sm90_cfg<In, Out, MnA, MnB, 96, false, 1, BM, false, ClusterN>(p);
-        return cudaErrorInvalidValue;
-    case 104:
-        if constexpr (MaxBN >= 104)
-            return run_sm90_cfg<In, Out, MnA, MnB, 104, false, 1, BM, false, ClusterN>(p);
-        return cudaErrorInvalidValue;
+    case 72: return run_sm90_two_tile_width<In, Out, MnA, MnB, BM, ClusterN, 72>(p);
+    case 80: return run_sm90_two_tile_width<In, Out, MnA, MnB, BM, ClusterN, 80>(p);
+    case 88: return run_sm90_two_tile_width<In, Out, MnA, MnB, BM, ClusterN, 88>(p);
+    case 96: return run_sm90_two_tile_width<In, Out, MnA, MnB, BM, ClusterN, 96>(p);
+    case 104: return run_sm90_two_tile_width<In, Out, MnA, MnB, BM, ClusterN, 104>(p);
     default: return cudaErrorInvalidValue;
     }
 }
