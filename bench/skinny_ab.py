@@ -34,8 +34,9 @@ KILN_GEMM_TWO_TILES=128 runs them as before: on 128-row two tiles, or 128-row ti
 160 x 2048 x 8192, 193-208 rows on pairs; two that take them as controls), `twotilewidth`
 (129-144 and 161-176 rows on 128-row two tiles, 72 and 88 wide since session 35),
 `twotilecluster` (two-tile products whose weight tiles' two CTAs run as a cluster sharing them
-since session 36: the 128-row tiles past half a wave, the 64-row ones where the weights outgrow
-the L2; KILN_GEMM_TWO_TILE_CLUSTER=0 runs them unpaired, as before), `twotilecluster64` (its
+since session 36: the 128-row tiles from three fifths of a wave, the 64-row ones 72 wide where
+the weights outgrow the L2, and the shapes measured on the clusters but kept unpaired;
+KILN_GEMM_TWO_TILE_CLUSTER=0 runs them unpaired, as before), `twotilecluster64` (its
 64-row and its 68-CTA shapes, for a second sample), `twotilelongk` (129-160 rows past K = 8192,
 which the two-tile plans left to the 128-row path before session 36; KILN_GEMM_TWO_TILES=0 still
 does), `twotileshortk` (161-208 rows at K = 3072-4096 on clustered 128-row two tiles, which the

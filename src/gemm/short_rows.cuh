@@ -87,8 +87,8 @@ inline constexpr int64_t kTwoTileClusterMinKBlocks = 47;
 /// 64-row ones would run unclustered (at K = 8192 the 128-row tiles ran 3-5% faster at 129-144
 /// rows, at 160 rows level, and 5% slower with the weights evict-first; at K = 6144 and under
 /// 6-16% slower; the clustered 64-row tiles level with them, bias + ReLU 5% faster:
-/// bench/NOTES.md v39, v40), and
-/// past which the 64-row ones need more than half a wave (narrow_two_tiles_fit).
+/// bench/NOTES.md v39, v40), and past which the 64-row ones need more than half a wave
+/// (narrow_two_tiles_fit).
 inline constexpr int64_t kTwoTileWideMinKBlocks = 96;
 
 /// Which two-tile products the plans may take: none (KILN_GEMM_TWO_TILES=0), the 128-row tiles
@@ -200,8 +200,9 @@ constexpr ShortRows short_rows_transposed_plan(int M, int N, int64_t k_blocks, i
                                                int sms, const TwoTileOptions& opt = {}) {
     const int64_t ctas = weight_tile_ctas(N, batch);
     if (ctas > sms) return {};
+    const ShortRows wide = two_tile_plan(M, 128, ctas, sms, opt);
     const bool wide_fit = opt.which != TwoTiles::None && fills_two_tile_floor(ctas, sms) &&
-                          (4 * ctas <= 3 * int64_t(sms) || opt.cluster);
+                          (4 * ctas <= 3 * int64_t(sms) || wide.cluster_n == 2);
     if (opt.which == TwoTiles::Any && narrow_two_tiles_fit(N, k_blocks, batch, sms)) {
         const ShortRows narrow =
             two_tile_plan(M, 64, weight_tile_ctas(N, batch, 64), sms, opt);
@@ -209,7 +210,7 @@ constexpr ShortRows short_rows_transposed_plan(int M, int N, int64_t k_blocks, i
               narrow.cluster_n == 1))
             return narrow;
     }
-    if (wide_fit) return two_tile_plan(M, 128, ctas, sms, opt);
+    if (wide_fit) return wide;
     if (2 * ctas < sms || k_blocks > kShortRowsNarrowMaxKBlocks) return {};
     return {kShortRowsTransposedN, 1, true};
 }

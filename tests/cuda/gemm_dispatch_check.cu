@@ -167,11 +167,16 @@ constexpr bool short_transposed(int M, int N, int K, int batch) {
         kiln::gemm::detail::short_rows_plan(M, N, K, batch, 132, {TwoTiles::Any, false, false});
     return r.transposed && r.bn == 160 && r.block_m == 64 && r.cluster_m == 2 && r.splits == 1;
 }
-constexpr bool two_tiles_on(int M, int N, int K, int batch, int bn, int block_m,
-                            kiln::gemm::detail::TwoTiles which) {
-    const auto r = kiln::gemm::detail::short_rows_plan(M, N, K, batch, 132, which);
+// A two-tile launch: transposed, bn-wide column tiles of A's rows, block_m-row weight tiles,
+// no cluster along M, unsplit.
+constexpr bool two_tile_shape(const kiln::gemm::detail::ShortRows& r, int bn, int block_m) {
     return r.transposed && r.bn == bn && r.block_m == block_m && r.cluster_m == 1 &&
            r.splits == 1;
+}
+constexpr bool two_tiles_on(int M, int N, int K, int batch, int bn, int block_m,
+                            kiln::gemm::detail::TwoTiles which) {
+    return two_tile_shape(kiln::gemm::detail::short_rows_plan(M, N, K, batch, 132, which), bn,
+                          block_m);
 }
 constexpr bool two_tiles(int M, int N, int K, int batch, int bn, int block_m = 128) {
     return two_tiles_on(M, N, K, batch, bn, block_m, kiln::gemm::detail::TwoTiles::Any);
@@ -240,13 +245,11 @@ constexpr kiln::gemm::detail::ShortRows two_tile_launch(int M, int N, int K, boo
                                                {TwoTiles::Any, stream, cluster});
 }
 constexpr bool clustered(const kiln::gemm::detail::ShortRows& r, int bn, int block_m) {
-    return r.transposed && r.bn == bn && r.block_m == block_m && r.cluster_m == 1 &&
-           r.cluster_n == 2 && !r.read_once;
+    return two_tile_shape(r, bn, block_m) && r.cluster_n == 2 && !r.read_once;
 }
 constexpr bool unpaired(const kiln::gemm::detail::ShortRows& r, int bn, int block_m,
                         bool read_once) {
-    return r.transposed && r.bn == bn && r.block_m == block_m && r.cluster_m == 1 &&
-           r.cluster_n == 1 && r.read_once == read_once;
+    return two_tile_shape(r, bn, block_m) && r.cluster_n == 1 && r.read_once == read_once;
 }
 static_assert(clustered(two_tile_launch(129, 4096, 8192, true), 72, 64) &&
                   clustered(two_tile_launch(144, 4224, 8192, true), 72, 64) &&
