@@ -16,3 +16,23 @@ ab_build() {
         bench/sm90_kernel_ab.cu -o "$out" -ldl -lcublas -lcublasLt \
         || { echo "build failed: $out"; touch "$(dirname "$out")/failed"; }
 }
+
+# ab_time BINARY M N K: one line "BINARY MxNxK: kiln X peer Y TFLOP/s (ratio R [lo, hi])" from a
+# harness binary (the current environment applies: KILN_AB_*, KILN_GEMM_*), or its MISMATCH;
+# BINARY is a path, printed as its file name.
+ab_time() {
+  echo -n "$(basename "$1") $2x$3x$4: "
+  timeout 60 "$1" "$2" "$3" "$4" 2>&1 | tail -1 \
+    | grep -o "cuBLAS[Lt]* *[0-9.]* TFLOP/s  library/peer [0-9.]* \[[0-9., ]*\]\|MISMATCH.*" \
+    | awk '{ if ($1 ~ /MISMATCH/) print; else printf "kiln %6.1f peer %6.1f TFLOP/s (%s %s %s)\n", $2 * $5, $2, $5, $6, $7 }'
+}
+
+# unpack_library XZ: the library built here and carried compressed (xz -T2 -6 -c
+# build-gemm/libkiln_gemm.so > XZ; the device has python's lzma but no xz) into build-gemm/, and
+# KILN_GEMM_LIB exported for bench/kiln_gemm.py.
+unpack_library() {
+  mkdir -p build-gemm
+  python3 -c "import lzma, shutil, sys; shutil.copyfileobj(lzma.open(sys.argv[1]), open('build-gemm/libkiln_gemm.so', 'wb'))" "$1" \
+    || { echo "unpack_library: cannot unpack $1"; return 1; }
+  export KILN_GEMM_LIB=build-gemm/libkiln_gemm.so
+}

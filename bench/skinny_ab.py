@@ -40,7 +40,11 @@ KILN_GEMM_TWO_TILE_CLUSTER=0 runs them unpaired, as before), `twotilecluster64` 
 64-row and its 68-CTA shapes, for a second sample), `twotilelongk` (129-160 rows past K = 8192,
 which the two-tile plans left to the 128-row path before session 36; KILN_GEMM_TWO_TILES=0 still
 does), `twotileshortk` (161-208 rows at K = 3072-4096 on clustered 128-row two tiles, which the
-unpaired ones left to the 128-row path; against KILN_GEMM_TWO_TILES=0)
+unpaired ones left to the 128-row path; against KILN_GEMM_TWO_TILES=0), `twotileshortk2` (161-208
+rows at K = 1024-2560 on the clustered 128-row two tiles since session 37, which left them to
+the 128-row path before: KILN_GEMM_TWO_TILE_CLUSTER_MIN_K=47 runs them so), `colstore` (transposed
+products: few rows and two tiles, whose D^T is stored in row pairs since session 37;
+KILN_GEMM_COLUMN_PAIRS=0 stores it element by element, as before)
 and `onewave` (one full wave of 128 x 256 tiles, which the heuristic runs unpaired:
 KILN_GEMM_CLUSTER=2 pairs them).
 A third argument, `relu` or `gelu`, times bias + activation against cuBLASLt's fused epilogue
@@ -119,6 +123,12 @@ SETS = {
     "twotileshortk": ((176, 7168, 4096), (184, 6144, 4096), (192, 5120, 4096),
                       (200, 8000, 4096), (168, 8192, 4096), (176, 7168, 3072),
                       (192, 5120, 3072), (200, 8000, 3072)),
+    "twotileshortk2": ((176, 7168, 2048), (192, 8192, 2048), (200, 6144, 2048),
+                       (184, 5120, 2048), (168, 8192, 2560), (192, 5120, 1536),
+                       (176, 7168, 1024), (208, 8192, 1024)),
+    "colstore": ((16, 8192, 8192), (64, 8192, 8192), (129, 4096, 8192), (144, 4096, 8192),
+                 (160, 4096, 8192), (160, 8192, 8192), (176, 8192, 8192), (208, 8192, 8192),
+                 (192, 5120, 11008), (150, 4352, 4096)),
     "twotilewidth": ((129, 4096, 8192), (129, 4224, 8192), (144, 4096, 8192), (136, 5120, 5120),
                      (140, 6144, 6144), (168, 6144, 8192), (176, 7168, 8192)),
 }

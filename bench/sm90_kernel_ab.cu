@@ -39,7 +39,10 @@
 // back to back for S seconds, twice, with the SM clock and board power sampled through NVML
 // (clock_sampler.h); KILN_AB_ONCE=1 calls each twice untimed (0 TFLOP/s), for Nsight Compute.
 // KILN_AB_COLD=R gives both sides R copies of B in turn (each call's B cold in L2 once R copies
-// outgrow it, as a model's weights are).
+// outgrow it, as a model's weights are). KILN_AB_STORE_T=1 stores D column-major, as the library
+// stores a transposed product's D^T, and times the plain product's peer on the problem the
+// library transposed (cuBLAS's B . A^T, N x M row-major: the same bytes); the bias epilogues'
+// peer stays on the problem as given, and the generated kernel's comparison does not apply.
 // The kernel defers its stores where its epilogue does (the plain copy, bias + GELU and
 // bias + ReLU: holds_tiles in store_deferred.cuh); -DKILN_SM90_DEFER_STORE=0 builds it without,
 // the A/B of bench/defer_store_gpu.sh ab.
@@ -424,7 +427,14 @@ int main(int argc, char** argv) {
         bs.push_back(c);
     }
     int lib_turn = 0;
-    const auto dv = kiln::gemm::OutView::matrix(N, 0);
+    // KILN_AB_STORE_T=1: D column-major (element (m, n) at n * M + m), as the library stores a
+    // transposed product's D^T (few_rows.cuh)
+    const bool store_t = env_set("KILN_AB_STORE_T");
+    auto dv = kiln::gemm::OutView::matrix(N, 0);
+    if (store_t) {
+        dv.rs0 = 1;
+        dv.cs0 = M;
+    }
     Epi epi{};
     const T* epi_bias = nullptr;  // what the reference adds (before ReLU)
 #if defined(KILN_AB_BIAS_RELU) || defined(KILN_AB_BIAS_ACT)
@@ -525,20 +535,21 @@ int main(int argc, char** argv) {
             cudaMemcpy(hr.data(), ref, sizeof(float) * hr.size(), cudaMemcpyDeviceToHost));
         KILN_CUDA_CHECK(cudaFree(ref));
     }
-    auto off_reference = [&](const T* out) {
+    auto off_reference = [&](const T* out, bool col_major) {
         KILN_CUDA_CHECK(cudaStreamSynchronize(s));
         std::vector<T> hd(size_t(M) * N);
         KILN_CUDA_CHECK(cudaMemcpy(hd.data(), out, sizeof(T) * hd.size(), cudaMemcpyDeviceToHost));
         float diff = 0, mag = 0;
         for (size_t i = 0; i < hr.size(); ++i) {
-            const size_t at = i / N * kRefStride * N + i % N;
+            const size_t m = i / N * kRefStride, n = i % N;
+            const size_t at = col_major ? n * M + m : m * N + n;
             diff = std::max(diff, std::abs(__bfloat162float(hd[at]) - hr[i]));
             mag = std::max(mag, std::abs(hr[i]));
         }
         std::printf("  reference max|diff| %.3g of %.3g", diff, mag);
         return !(diff <= 0.01f * mag);
     };
-    if (off_reference(d)) {
+    if (off_reference(d, store_t)) {
         std::printf("  MISMATCH\n");
         return 1;
     }
@@ -548,12 +559,13 @@ int main(int argc, char** argv) {
         KILN_CUDA_CHECK(cudaMalloc(&dc, sizeof(T) * M * N));
         std::vector<std::function<void()>> peers;
         for (T* bi : bs)
-            peers.push_back(epi_bias ? cublaslt_bias_act(a, bi, epi_bias, dc, M, N, K, s)
-                                     : cublas_plain(a, bi, dc, M, N, K, s));
+            peers.push_back(epi_bias  ? cublaslt_bias_act(a, bi, epi_bias, dc, M, N, K, s)
+                            : store_t ? cublas_plain(bi, a, dc, N, M, K, s)  // B . A^T
+                                      : cublas_plain(a, bi, dc, M, N, K, s));
         int peer_turn = 0;
         const auto run_cublas = [&] { peers[peer_turn++ % b_copies](); };
         const auto peer_off = [&] {  // the peer computes what the library does
-            if (!off_reference(dc)) return false;
+            if (!off_reference(dc, store_t && !epi_bias)) return false;
             std::printf("  PEER MISMATCH\n");
             return true;
         };
@@ -588,7 +600,7 @@ int main(int argc, char** argv) {
         KILN_CUDA_CHECK(cudaFree(dc));
     }
 #endif
-    if (gen) {
+    if (gen && !store_t) {
         auto run_gen = [&] {
             if (int rc = gen(dg, a, bt, M, N, K, s)) {
                 std::fprintf(stderr, "generated launcher returned %d\n", rc);

@@ -146,4 +146,15 @@ __host__ __device__ constexpr int accumulator_col(int t, int i) {
     return 8 * (i / 4) + 2 * (t % 4) + (i % 2);
 }
 
+/// The transpose of an 8 x 8 matrix of 16-bit values held by a warp as one register per lane,
+/// lane l holding the pair (row l / 4, columns 2 (l % 4), +1): the layout of one row half of an
+/// accumulator column group packed in pairs. Returns the same lane's pair of the transposed
+/// matrix, i.e. (column l / 4, rows 2 (l % 4), +1) of the input. Every lane of the warp must
+/// call it (movmatrix is .aligned).
+__device__ __forceinline__ uint32_t transpose_8x8(uint32_t pair) {
+    uint32_t t;
+    asm volatile("movmatrix.sync.aligned.m8n8.trans.b16 %0, %1;" : "=r"(t) : "r"(pair));
+    return t;
+}
+
 }  // namespace kiln::dev::wgmma

@@ -11,7 +11,8 @@
 // (32 tiles) ran at 0.54 of cuBLAS as written, 0.74 transposed and split in four, 0.90 so on
 // 16-wide tiles (few_rows_tile_n; v29).
 // The result is stored column by column (D^T's rows are D's columns: a view with row stride 1,
-// store_direct); D is small next to the weights, so the scattered stores cost little.
+// store_direct, in row pairs where D's rows pair up: store_direct_column_major); D is small next
+// to the weights, so the scattered stores cost little.
 #pragma once
 #include <cstdlib>
 #include <utility>

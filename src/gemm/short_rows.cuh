@@ -42,6 +42,7 @@
 // 8192 x 8192 0.92 -> 1.06 (bench/NOTES.md v40).
 #pragma once
 #include <cstdint>
+#include <cstdlib>
 #include <cstring>
 #include "dispatch.h"
 
@@ -77,11 +78,12 @@ constexpr int two_tile_width(int M) { return ((M + 1) / 2 + 7) / 8 * 8; }
 /// K = 5120 on 4-22% faster (bench/NOTES.md v38).
 inline constexpr int64_t kTwoTileMinKBlocks = 64;
 
-/// The same bound for the clustered 128-row tiles (two_tile_cluster_n): at K = 3072 and 4096
-/// they ran 5-21% faster than the 128-row path (library, 161-208 rows: 168 x 8192 x 4096 0.79
-/// -> 0.96 of cuBLAS, 176 x 7168 x 3072 0.89 -> 1.02; bench/NOTES.md v40); under 3072 not
-/// measured.
-inline constexpr int64_t kTwoTileClusterMinKBlocks = 47;
+/// The same bound for the clustered 128-row tiles (two_tile_cluster_n): K = 1024 on. At K =
+/// 3072 and 4096 they ran 5-21% faster than the 128-row path (library, 161-208 rows: 168 x 8192
+/// x 4096 0.79 -> 0.96 of cuBLAS, 176 x 7168 x 3072 0.89 -> 1.02; bench/NOTES.md v40), at K =
+/// 1024-2560 12-21% (176 x 7168 x 2048 0.75 -> 0.91, 184 x 5120 x 2048 0.84 -> 0.99; bias +
+/// ReLU level to +17%; v41); under 1024 not measured.
+inline constexpr int64_t kTwoTileClusterMinKBlocks = 15;
 
 /// k-blocks past which 129-144 rows keep the 128-row two-tile tiles where they fit and the
 /// 64-row ones would run unclustered (at K = 8192 the 128-row tiles ran 3-5% faster at 129-144
@@ -97,14 +99,17 @@ enum class TwoTiles { None, Rows128, Any };
 
 /// What the two-tile plans know beside the shape: which of them they may take, whether the
 /// weights outgrow the L2 (two_tile_weights_read_once, for the batches' weights together where
-/// each batch has its own), and whether a weight tile's two CTAs may share it in a cluster
-/// (KILN_GEMM_TWO_TILE_CLUSTER=0: never, for A/B runs).
+/// each batch has its own), whether a weight tile's two CTAs may share it in a cluster
+/// (KILN_GEMM_TWO_TILE_CLUSTER=0: never, for A/B runs), and the k-blocks past which 161-208
+/// rows take the clustered 128-row tiles (KILN_GEMM_TWO_TILE_CLUSTER_MIN_K, for A/B runs).
 struct TwoTileOptions {
     TwoTiles which = TwoTiles::Any;
     bool weights_stream = false;
     bool cluster = true;
-    constexpr TwoTileOptions(TwoTiles w = TwoTiles::Any, bool stream = false, bool c = true)
-        : which(w), weights_stream(stream), cluster(c) {}
+    int64_t cluster_min_k_blocks = kTwoTileClusterMinKBlocks;
+    constexpr TwoTileOptions(TwoTiles w = TwoTiles::Any, bool stream = false, bool c = true,
+                             int64_t min_k = kTwoTileClusterMinKBlocks)
+        : which(w), weights_stream(stream), cluster(c), cluster_min_k_blocks(min_k) {}
 };
 
 /// The short product's launch: its tile width (0: the 128-row path), K splits (1: none),
@@ -229,7 +234,7 @@ constexpr ShortRows two_tile_rows_plan(int M, int N, int64_t k_blocks, int batch
     if (opt.which == TwoTiles::None || ctas > sms || 2 * ctas <= sms) return {};
     const ShortRows wide = two_tile_plan(M, 128, ctas, sms, opt);
     const int64_t min_k_blocks =
-        wide.cluster_n == 2 ? kTwoTileClusterMinKBlocks : kTwoTileMinKBlocks;
+        wide.cluster_n == 2 ? opt.cluster_min_k_blocks : kTwoTileMinKBlocks;
     return k_blocks > min_k_blocks ? wide : ShortRows{};
 }
 
@@ -307,6 +312,16 @@ inline bool two_tile_cluster_enabled() {
     return on;
 }
 
+/// KILN_GEMM_TWO_TILE_CLUSTER_MIN_K=B moves the k-blocks past which 161-208 rows take the
+/// clustered 128-row two tiles to B (experiments only; kTwoTileClusterMinKBlocks by default).
+inline int64_t two_tile_cluster_min_k_blocks() {
+    static const int64_t k = [] {
+        const char* e = std::getenv("KILN_GEMM_TWO_TILE_CLUSTER_MIN_K");
+        return e ? int64_t(std::atoll(e)) : kTwoTileClusterMinKBlocks;
+    }();
+    return k;
+}
+
 /// The short product p (a gemmEx call without transforms or sums, on the TMA path) runs as, or
 /// none: 16-bit K-major operands and short_rows_plan's shape rule on `sms` SMs; transposed only
 /// without C (EpilogueLinear reads C by rows). The transposed product's weights are B (N x K):
@@ -318,7 +333,7 @@ inline ShortRows short_rows_plan(const Problem& p, int sms) {
         two_tiles_enabled(),
         per_batch && two_tile_weights_read_once(int64_t(p.N) * p.K * p.batch * 2,
                                                 device_l2_bytes()),
-        two_tile_cluster_enabled()};
+        two_tile_cluster_enabled(), two_tile_cluster_min_k_blocks()};
     const ShortRows plan = short_rows_plan(p.M, p.N, p.K, p.batch, sms, opt);
     return plan.transposed && p.beta != 0.f ? ShortRows{} : plan;
 }

@@ -146,8 +146,8 @@ static_assert(short_rows(96, 4096, 8200, 1, 0, 1),
               "64 wide past K = 8192: the 128-row path's long splits");
 static_assert(short_rows(160, 1920, 4096, 1, 0, 1),
               "129-160 rows transposed: 60 CTAs of 64-row weight tiles are under 15/32 of a wave");
-static_assert(short_rows(176, 7168, 2048, 1, 0, 1),
-              "161-192 rows at K = 2048: the 128-row path");
+static_assert(short_rows(176, 7168, 512, 1, 0, 1),
+              "161-192 rows at K = 512: the 128-row path");
 static_assert(short_rows(256, 5120, 4096, 1, 0, 1), "80 pairs at 128: a second wave");
 static_assert(short_rows(64, 4096, 4096, 1, 0, 1), "64 rows: one M-tile (few rows)");
 static_assert(short_rows(257, 4096, 4096, 1, 0, 1), "257 rows: a third pair row");
@@ -293,8 +293,13 @@ static_assert(two_tiles(192, 4096, 4096, 1, 96, 64) && two_tiles(168, 4096, 1100
                   two_tiles(176, 3072, 2048, 1, 88, 64),
               "128 CTAs of 64-row tiles, any K");
 static_assert(two_tiles(200, 8000, 4096, 1, 104) && two_tiles(176, 7168, 3072, 1, 88) &&
-                  !two_tiles(200, 8000, 3008, 1, 104),
-              "clustered 128-row tiles from K = 3072 (48 k-blocks)");
+                  two_tiles(200, 8000, 1024, 1, 104) && !two_tiles(200, 8000, 960, 1, 104),
+              "clustered 128-row tiles from K = 1024 (16 k-blocks)");
+static_assert(kiln::gemm::detail::short_rows_plan(
+                  176, 7168, 512, 1, 132,
+                  {kiln::gemm::detail::TwoTiles::Any, false, true, 4}).bn == 88 &&
+                  kiln::gemm::detail::short_rows_plan(176, 7168, 512, 1, 132).bn == 0,
+              "KILN_GEMM_TWO_TILE_CLUSTER_MIN_K moves that bound");
 static_assert(two_tile_launch(200, 8000, 4096, false, false).bn == 0 &&
                   two_tile_launch(200, 8000, 4160, false, false).bn == 104,
               "unpaired 128-row tiles past K = 4096 only (they ran level at 4096)");

@@ -43,14 +43,15 @@ for (M, N, K) in [(128, 256, 64), (129, 257, 72), (70, 130, 40), (96, 2112, 64)]
 # 88 and 96, one consumer warpgroup, unpaired; 66 and 65 weight tiles); each weight tile's two
 # CTAs as a cluster sharing it along N: 150 x 5200 x 72 and 200 x 5200 x 4160 (82 CTAs of
 # 128 x 80 and 128 x 104 tiles, the last tile's second half past N), 131 x 4100 x 8192 on 64 x 72
-# tiles (64 MiB of weights, past the L2; the last tile's first half 4 rows, its second past N)
+# tiles (64 MiB of weights, past the L2; the last tile's first half 4 rows, its second past N),
+# 184 x 6100 x 1032 on clustered 128 x 96 tiles at a short K (ragged weights and K)
 for (M, N, K) in [(128, 256, 64), (129, 257, 72), (2304, 2048, 2048), (2304, 1990, 2048),
                   (1100, 4096, 2048), (16, 8192, 128), (5, 8200, 72), (16, 4096, 2056),
                   (40, 8192, 128), (40, 4096, 2056), (512, 4600, 72), (512, 5000, 72),
                   (512, 5400, 72), (100, 4200, 72), (256, 4100, 72), (150, 6500, 72),
                   (136, 4400, 72), (150, 4300, 72), (180, 4400, 4160), (200, 4400, 4160),
                   (150, 4200, 72), (170, 4100, 72), (180, 4100, 72), (150, 5200, 72),
-                  (200, 5200, 4160), (131, 4100, 8192)]:
+                  (200, 5200, 4160), (131, 4100, 8192), (184, 6100, 1032)]:
     a = torch.randn(M, K, device="cuda").bfloat16()
     w = torch.randn(N, K, device="cuda").bfloat16()
     c = torch.empty(M, N, device="cuda").bfloat16()
@@ -84,6 +85,17 @@ for M, N, K, out_dt in ((128, 256, 2048, torch.bfloat16), (100, 300, 2104, torch
     st, taken = kg.linear(a, w, c, 2.0, 0.0, "gelu", torch.randn(N, device="cuda"), "col")
     torch.cuda.synchronize()
     print("split-K bias+act", M, N, K, st, taken)
+    assert st == "success" and taken == "tma"
+# D^T stored in row pairs (store_direct_column_major) into a D with an even ldc past an odd N
+# (the last weight tile's last row alone): few rows on 128 x 16 and 128 x 64 tiles, the
+# two-tile product on 64 x 80 tiles
+for (M, N, K) in [(5, 8201, 72), (40, 8191, 72), (150, 4223, 72)]:
+    a = torch.randn(M, K, device="cuda").bfloat16()
+    w = torch.randn(N, K, device="cuda").bfloat16()
+    c = torch.empty(M, N + 1, device="cuda").bfloat16()[:, :N]
+    st, taken = kg.linear(a, w, c, 1.0, 0.0, None, None, "col")
+    torch.cuda.synchronize()
+    print("column pairs", M, N, K, st, taken)
     assert st == "success" and taken == "tma"
 # a row bias on the transposed few-row path (its column bias), ragged N and K
 a = torch.randn(5, 72, device="cuda").bfloat16()

@@ -35,7 +35,8 @@
 // Epilogue: the fragment goes through the Epilogue in registers (apply_epilogue), then leaves
 // either through the TMA-store path (store_staged.cuh: 16-bit plain-matrix outputs, one 16 KiB
 // swizzled staging buffer per consumer after the ring; the host sets dv.tma_store) or through
-// direct predicated stores (fp32 outputs, GETT views, rows TMA cannot address). With
+// direct predicated stores (fp32 outputs, GETT views, rows TMA cannot address; a column-major
+// 16-bit output, a transposed product's D^T, in row pairs: store_direct_column_major). With
 // Config::EpiStage the epilogue's inputs (C's tile, column vectors) are brought into shared
 // memory during the tile's mainloop (epilogue_stage.cuh).
 // Operand transforms (Xf, operand_transform.cuh; optional): after a stage lands, the consumers
@@ -354,6 +355,45 @@ __device__ __forceinline__ void apply_epilogue(float (&acc)[NAcc], const Epilogu
     }
 }
 
+/// The widest tile that stores a column-major output in row pairs: the transposed products'
+/// tiles are at most 160 wide, and with the path compiled in the 256-wide split-K kernels
+/// spilled (up to 120 bytes); wider tiles store such an output element by element.
+inline constexpr int kColumnPairsMaxBN = 160;
+
+/// The direct store of a 16-bit fragment into a column-major output (dv.row_pair_ok: a
+/// transposed product's D^T, few_rows.cuh), from a fragment at (row0, col0) as store_direct's.
+/// Each 8 x 8 block of a row half and column group is transposed across the warp, so that a lane
+/// holds two adjacent rows of one column and writes them with one 4-byte store: a warp's store
+/// writes 16 contiguous bytes in each of 8 columns, where one element per lane scattered 2-byte
+/// stores over 4 columns (half the store instructions).
+template <class Out, int NAcc>
+__device__ __forceinline__ void store_direct_column_major(const float (&acc)[NAcc],
+                                                          Out* __restrict__ dbase,
+                                                          const OutView& dv, int row0, int col0,
+                                                          const Problem& p) {
+    const int lane = threadIdx.x % 32, g = lane / 4, q = lane % 4;
+    // the lane's transposed pair: column g of each block, its rows 2q and 2q + 1
+    const int col = col0 - 2 * q + g, row = row0 - g + 2 * q;
+    Out* dcol = dbase + int64_t(col) * dv.cs0 + row;
+#pragma unroll
+    for (int j = 0; j < NAcc / 4; ++j) {
+#pragma unroll
+        for (int h = 0; h < 2; ++h) {
+            // every lane transposes (movmatrix is .aligned); the stores are predicated
+            const uint32_t bits = dev::wgmma::transpose_8x8(
+                pack_pair<Out>(acc[4 * j + 2 * h], acc[4 * j + 2 * h + 1]));
+            const int r = row + 8 * h;
+            if (col + 8 * j < p.N && r < p.M) {
+                Out* at = dcol + 8 * j * dv.cs0 + 8 * h;
+                if (r + 1 < p.M)
+                    *reinterpret_cast<uint32_t*>(at) = bits;
+                else
+                    *reinterpret_cast<uint16_t*>(at) = uint16_t(bits & 0xffffu);
+            }
+        }
+    }
+}
+
 /// The direct store of a fragment that went through apply_epilogue: register -> global through
 /// the view `dv`, predicated on M and N (any output type and view; see store_staged.cuh for the
 /// TMA-store path of plain 16-bit outputs).
@@ -362,6 +402,9 @@ __device__ __forceinline__ void store_direct(const float (&acc)[NAcc], Out* __re
                                              const OutView& dv, int row0, int col0, int batch,
                                              const Problem& p) {
     Out* dbase = d + batch * dv.batch_stride;
+    if constexpr (sizeof(Out) == 2 && 2 * NAcc <= kColumnPairsMaxBN) {
+        if (dv.row_pair_ok) return store_direct_column_major(acc, dbase, dv, row0, col0, p);
+    }
     // Plain columns (one column mode, unit stride; rows may be two modes): one base per
     // row and 32-bit column offsets. Otherwise the column's (inner, outer) index pair
     // advances by 8 per fragment column group with a compare, never a division (an

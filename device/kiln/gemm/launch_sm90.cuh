@@ -222,6 +222,13 @@ cudaError_t launch_planes(const OperandView* va, const OperandView* vb, typename
         dv.pair_ok = dv.cs0 == 1 && (dv.c0 == INT_MAX || dv.c0 % 2 == 0) && dv.rs0 % a == 0 &&
                      dv.rs1 % a == 0 && dv.cs1 % a == 0 && dv.batch_stride % a == 0 &&
                      reinterpret_cast<uintptr_t>(d) % (a * sizeof(typename Cfg::Out)) == 0;
+        // column-major 16-bit outputs (a transposed product's D^T): (row, row+1) pairs;
+        // KILN_GEMM_COLUMN_PAIRS=0 stores them element by element (A/B runs)
+        static const bool column_pairs = !env_off("KILN_GEMM_COLUMN_PAIRS");
+        dv.row_pair_ok = column_pairs && sizeof(typename Cfg::Out) == 2 && dv.rs0 == 1 &&
+                         dv.r0 == INT_MAX && dv.c0 == INT_MAX && dv.cs0 % a == 0 &&
+                         dv.batch_stride % a == 0 &&
+                         reinterpret_cast<uintptr_t>(d) % (a * sizeof(typename Cfg::Out)) == 0;
     }
     CUtensorMap md{}, me{};
     dv.tma_store = Cfg::StagedStore && make_output_map(&md, d, dv, M, N, batch);
@@ -290,13 +297,13 @@ cudaError_t launch_planes(const OperandView* va, const OperandView* vb, typename
         std::fprintf(stderr,
                      "kiln sm90: BM=%d BN=%d stages=%d cluster=%dx%d group=%d mn=%d%d "
                      "max_clusters=%d grid=%d units=%d splits=%d rank=%d/%d box_rows=%d/%d "
-                     "tail_rows=%d/%d pair_ok=%d tma_store=%d\n",
+                     "tail_rows=%d/%d pair_ok=%d/%d tma_store=%d\n",
                      Cfg::BM, Cfg::BN, Cfg::Stages, Cfg::ClusterM, Cfg::ClusterN, group_m,
                      Cfg::MnMajorA,
                      Cfg::MnMajorB, max_clusters, grid, sched.total(), sched.splits, oa.rank,
                      ob.rank, oa.box_rows,
                      ob.box_rows, oa.tail_rows, ob.tail_rows, int(dv.pair_ok),
-                     int(dv.tma_store));
+                     int(dv.row_pair_ok), int(dv.tma_store));
     Problem p{M, N, K, batch};
     cudaLaunchConfig_t cfg{};
     cfg.gridDim = dim3(grid);

@@ -79,6 +79,7 @@ struct OutView {
     int64_t cs0 = 1, cs1 = 0;
     int64_t batch_stride = 0;
     bool pair_ok = false;  // (col, col+1) adjacent and aligned for one 2-element store
+    bool row_pair_ok = false;  // column-major: (row, row+1) adjacent and aligned likewise
     bool tma_store = false;  // plain 16-bit matrix: the kernel's TMA-store epilogue writes it
 
     static constexpr OutView matrix(int64_t ld, int64_t batch_stride) {
