@@ -216,20 +216,9 @@ cudaError_t launch_planes(const OperandView* va, const OperandView* vb, typename
     choose_l2_hints(oa, ob, va[0].read_once, M, batch, Cfg::BM, Cfg::BN, Cfg::ClusterM);
     // The epilogue walks columns 8 at a time inside the inner column mode.
     if (dv.c0 != INT_MAX && dv.c0 % 8 != 0) return cudaErrorInvalidValue;
-    {
-        // pair stores: (col, col+1) adjacent in memory and aligned for a 2-element store
-        const int64_t a = 2;
-        dv.pair_ok = dv.cs0 == 1 && (dv.c0 == INT_MAX || dv.c0 % 2 == 0) && dv.rs0 % a == 0 &&
-                     dv.rs1 % a == 0 && dv.cs1 % a == 0 && dv.batch_stride % a == 0 &&
-                     reinterpret_cast<uintptr_t>(d) % (a * sizeof(typename Cfg::Out)) == 0;
-        // column-major 16-bit outputs (a transposed product's D^T): (row, row+1) pairs;
-        // KILN_GEMM_COLUMN_PAIRS=0 stores them element by element (A/B runs)
-        static const bool column_pairs = !env_off("KILN_GEMM_COLUMN_PAIRS");
-        dv.row_pair_ok = column_pairs && sizeof(typename Cfg::Out) == 2 && dv.rs0 == 1 &&
-                         dv.r0 == INT_MAX && dv.c0 == INT_MAX && dv.cs0 % a == 0 &&
-                         dv.batch_stride % a == 0 &&
-                         reinterpret_cast<uintptr_t>(d) % (a * sizeof(typename Cfg::Out)) == 0;
-    }
+    static const bool column_pairs = !env_off("KILN_GEMM_COLUMN_PAIRS");
+    set_store_pairs(dv, reinterpret_cast<uintptr_t>(d), int(sizeof(typename Cfg::Out)),
+                    column_pairs);
     CUtensorMap md{}, me{};
     dv.tma_store = Cfg::StagedStore && make_output_map(&md, d, dv, M, N, batch);
     // Staged C (epilogue_stage.cuh) is read through a map of D's form, the accumulator's bias

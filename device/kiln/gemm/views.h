@@ -90,4 +90,17 @@ struct OutView {
     }
 };
 
+/// The direct store's pair flags of an output view at address `d` of `elem_bytes`-byte elements
+/// (launch_sm90.cuh; kernel_sm90.cuh's store_direct): pair_ok where (col, col + 1) are adjacent
+/// and every pair starts aligned for one 2-element store; row_pair_ok likewise for (row, row + 1)
+/// in a column-major 16-bit output of one row and one column mode (a transposed product's D^T,
+/// stored in row pairs), unless `column_pairs` is off (KILN_GEMM_COLUMN_PAIRS=0).
+inline void set_store_pairs(OutView& dv, uintptr_t d, int elem_bytes, bool column_pairs) {
+    const bool aligned = d % (2 * uintptr_t(elem_bytes)) == 0 && dv.batch_stride % 2 == 0;
+    dv.pair_ok = aligned && dv.cs0 == 1 && (dv.c0 == INT_MAX || dv.c0 % 2 == 0) &&
+                 dv.rs0 % 2 == 0 && dv.rs1 % 2 == 0 && dv.cs1 % 2 == 0;
+    dv.row_pair_ok = column_pairs && aligned && elem_bytes == 2 && dv.rs0 == 1 &&
+                     dv.r0 == INT_MAX && dv.c0 == INT_MAX && dv.cs0 % 2 == 0;
+}
+
 }  // namespace kiln::gemm
