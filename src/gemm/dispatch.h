@@ -70,10 +70,7 @@ constexpr int sm90_cluster_fits(int bn, int wanted, int64_t cluster_tiles, int s
 /// The cluster of a launch (sm90_cluster_fits): the heuristic's, or KILN_GEMM_CLUSTER=1|2
 /// (experiments only).
 inline int sm90_cluster_m(int bn, int heuristic, int64_t cluster_tiles, int sms) {
-    static const int env = [] {
-        const char* e = std::getenv("KILN_GEMM_CLUSTER");
-        return e ? std::atoi(e) : 0;
-    }();
+    static const int env = env_int("KILN_GEMM_CLUSTER", 0);
     return sm90_cluster_fits(bn, env == 1 || env == 2 ? env : heuristic, cluster_tiles, sms);
 }
 
@@ -119,10 +116,7 @@ cudaError_t run_sm90(const Problem& p, int bn);
 
 /// KILN_GEMM_BN=128|256 overrides the heuristic's tile width (experiments only).
 inline int block_n_override(int bn) {
-    static const int env = [] {
-        const char* e = std::getenv("KILN_GEMM_BN");
-        return e ? std::atoi(e) : 0;
-    }();
+    static const int env = env_int("KILN_GEMM_BN", 0);
     return env == 128 || env == 256 ? env : bn;
 }
 
@@ -137,10 +131,7 @@ inline bool tail_split_enabled() {
 /// KILN_GEMM_SPLITK=S forces S K splits per tile (1: none) instead of the heuristic's
 /// (experiments only).
 inline int split_k_override(int splits) {
-    static const int env = [] {
-        const char* e = std::getenv("KILN_GEMM_SPLITK");
-        return e ? std::atoi(e) : 0;
-    }();
+    static const int env = env_int("KILN_GEMM_SPLITK", 0);
     return env >= 1 ? env : splits;
 }
 

@@ -14,7 +14,6 @@
 // store_direct, in row pairs where D's rows pair up: store_direct_column_major); D is small next
 // to the weights, so the scattered stores cost little.
 #pragma once
-#include <cstdlib>
 #include <utility>
 #include "dispatch.h"
 
@@ -42,10 +41,7 @@ constexpr bool few_rows_shape(int M, int N, int batch, int sms) {
 /// KILN_GEMM_FEW_ROWS=0|1 turns the transposed few-row path off, or on for every product it
 /// can run (experiments only).
 inline int few_rows_override() {
-    static const int env = [] {
-        const char* e = std::getenv("KILN_GEMM_FEW_ROWS");
-        return e ? std::atoi(e) : -1;
-    }();
+    static const int env = env_int("KILN_GEMM_FEW_ROWS", -1);
     return env;
 }
 

@@ -315,10 +315,8 @@ inline bool two_tile_cluster_enabled() {
 /// KILN_GEMM_TWO_TILE_CLUSTER_MIN_K=B moves the k-blocks past which 161-208 rows take the
 /// clustered 128-row two tiles to B (experiments only; kTwoTileClusterMinKBlocks by default).
 inline int64_t two_tile_cluster_min_k_blocks() {
-    static const int64_t k = [] {
-        const char* e = std::getenv("KILN_GEMM_TWO_TILE_CLUSTER_MIN_K");
-        return e ? int64_t(std::atoll(e)) : kTwoTileClusterMinKBlocks;
-    }();
+    static const int64_t k =
+        env_int("KILN_GEMM_TWO_TILE_CLUSTER_MIN_K", int(kTwoTileClusterMinKBlocks));
     return k;
 }
 

@@ -12,4 +12,11 @@ inline bool env_off(const char* name) {
     return e && e[0] == '0';
 }
 
+/// The integer value of the environment variable `name`, or `fallback` where it is unset
+/// (callers keep the answer in a static, read once per process).
+inline int env_int(const char* name, int fallback) {
+    const char* e = std::getenv(name);
+    return e ? std::atoi(e) : fallback;
+}
+
 }  // namespace kiln::gemm

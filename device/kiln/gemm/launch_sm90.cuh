@@ -73,10 +73,7 @@ inline bool make_operand_map(CUtensorMap* map, CUtensorMap* tail_map, TmaOperand
     OperandView v = v_in;
     // Experiment (KILN_GEMM_MN_CHUNKS=2): an MN-major single-mode operand with rows % 64 == 0
     // viewed as rows (64, rows/64), so one TMA box {64, 64, chunks} loads `chunks` 64-row chunks.
-    static const int env_chunks = [] {
-        const char* e = std::getenv("KILN_GEMM_MN_CHUNKS");
-        return e ? std::max(1, std::atoi(e)) : 1;
-    }();
+    static const int env_chunks = std::max(1, env_int("KILN_GEMM_MN_CHUNKS", 1));
     int chunks = 1;
     if (env_chunks > 1 && v.mn_major && v.rows[1] == 1 && v.rows[0] % 64 == 0 &&
         v.rows[0] > 64 && tile_rows % (64 * env_chunks) == 0) {
