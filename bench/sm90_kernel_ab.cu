@@ -430,11 +430,8 @@ int main(int argc, char** argv) {
     // KILN_AB_STORE_T=1: D column-major (element (m, n) at n * M + m), as the library stores a
     // transposed product's D^T (few_rows.cuh)
     const bool store_t = env_set("KILN_AB_STORE_T");
-    auto dv = kiln::gemm::OutView::matrix(N, 0);
-    if (store_t) {
-        dv.rs0 = 1;
-        dv.cs0 = M;
-    }
+    const auto dv = store_t ? kiln::gemm::OutView::column_major(M, 0)
+                            : kiln::gemm::OutView::matrix(N, 0);
     Epi epi{};
     const T* epi_bias = nullptr;  // what the reference adds (before ReLU)
 #if defined(KILN_AB_BIAS_RELU) || defined(KILN_AB_BIAS_ACT)

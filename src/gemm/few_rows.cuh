@@ -89,8 +89,7 @@ constexpr Problem transposed_problem(const Problem& p) {
     // op(B)^T is B with the other op: K-major B (Op::T) becomes K-major A (Op::N) and back
     q.ta = p.tb == Op::T ? Op::N : Op::T;
     q.tb = p.ta == Op::N ? Op::T : Op::N;
-    q.vd.rs0 = 1;
-    q.vd.cs0 = p.ldc;
+    q.vd = OutView::column_major(p.ldc, p.vd.batch_stride);
     if (p.bias && p.bias_mode == BiasMode::Col) q.bias_mode = BiasMode::Row;
     if (p.bias && p.bias_mode == BiasMode::Row) q.bias_mode = BiasMode::Col;
     return q;

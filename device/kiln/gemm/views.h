@@ -88,6 +88,15 @@ struct OutView {
         v.batch_stride = batch_stride;
         return v;
     }
+    /// A column-major matrix, columns `ld` apart: a transposed product's D^T, whose columns are
+    /// the rows of a row-major D with leading dimension ld.
+    static constexpr OutView column_major(int64_t ld, int64_t batch_stride) {
+        OutView v;
+        v.rs0 = 1;
+        v.cs0 = ld;
+        v.batch_stride = batch_stride;
+        return v;
+    }
 };
 
 /// The direct store's pair flags of an output view at address `d` of `elem_bytes`-byte elements

@@ -63,40 +63,33 @@ TEST(StorePairs, RowMajorColumnsPairWhenAlignedAndEven) {
     EXPECT_FALSE(v.pair_ok);
 }
 
-// A transposed product's D^T (few_rows.cuh's transposed_problem): row stride 1, column stride
-// D's ldc.
-OutView transposed(int64_t ldc, int64_t batch_stride) {
-    OutView v = OutView::matrix(ldc, batch_stride);
-    v.rs0 = 1;
-    v.cs0 = ldc;
-    return v;
-}
-
+// A transposed product's D^T (few_rows.cuh's transposed_problem) is column-major.
 TEST(StorePairs, ColumnMajorSixteenBitRowsPair) {
-    OutView v = transposed(4096, 0);
+    OutView v = OutView::column_major(4096, 0);
     set_store_pairs(v, 256, 2, true);
     EXPECT_TRUE(v.row_pair_ok);
     EXPECT_FALSE(v.pair_ok);  // columns are ldc apart
-    v = transposed(4002, 2 * 4002);  // N odd inside an even ldc: still pairs (the last row alone)
+    // N odd inside an even ldc: still pairs (the last row stored alone)
+    v = OutView::column_major(4002, 2 * 4002);
     set_store_pairs(v, 256, 2, true);
     EXPECT_TRUE(v.row_pair_ok);
 }
 
 TEST(StorePairs, ColumnMajorRowsStayElementWiseOtherwise) {
-    OutView v = transposed(4001, 0);  // an odd ldc: every other column starts misaligned
+    OutView v = OutView::column_major(4001, 0);  // an odd ldc: every other column starts misaligned
     set_store_pairs(v, 256, 2, true);
     EXPECT_FALSE(v.row_pair_ok);
-    v = transposed(4096, 4096 * 3 + 1);  // an odd batch stride
+    v = OutView::column_major(4096, 4096 * 3 + 1);  // an odd batch stride
     set_store_pairs(v, 256, 2, true);
     EXPECT_FALSE(v.row_pair_ok);
-    v = transposed(4096, 0);
+    v = OutView::column_major(4096, 0);
     set_store_pairs(v, 258, 2, true);  // D 2 bytes off a 4-byte boundary
     EXPECT_FALSE(v.row_pair_ok);
     set_store_pairs(v, 256, 4, true);  // fp32: the pair store packs 16-bit values only
     EXPECT_FALSE(v.row_pair_ok);
     set_store_pairs(v, 256, 2, false);  // KILN_GEMM_COLUMN_PAIRS=0
     EXPECT_FALSE(v.row_pair_ok);
-    v = transposed(4096, 0);
+    v = OutView::column_major(4096, 0);
     v.c0 = 64, v.cs1 = 64 * 4096;  // two column modes (a GETT view): one column stride only
     set_store_pairs(v, 256, 2, true);
     EXPECT_FALSE(v.row_pair_ok);
