@@ -17,7 +17,7 @@ FLAGS=(-std=c++20 -O3 -gencode=arch=compute_90a,code=sm_90a -Xcompiler -fPIC -Id
 # 8-bit units take K-major operands only: built once.
 SM90=(sm90_bf16_bf16 sm90_bf16_f16 sm90_bf16_f32 sm90_f16_bf16 sm90_f16_f16 sm90_f16_f32
       complex_sm90_bf16 complex_sm90_f16)
-TUS=(gemm scratch special generic complex chain_sm90_bf16 chain_sm90_f16 sm90_e4m3_bf16 sm90_e4m3_f16
+TUS=(gemm scratch occupancy special generic complex chain_sm90_bf16 chain_sm90_f16 sm90_e4m3_bf16 sm90_e4m3_f16
      sm90_e4m3_f32 sm90_e5m2_bf16 sm90_e5m2_f16 sm90_e5m2_f32)
 for tu in "${SM90[@]}"; do for m in 0 1 2 3; do TUS+=("${tu}_m$m"); done; done
 # Headers every unit may see; src/gemm/*.cuh count only for the units that include them.

@@ -418,6 +418,19 @@ case_linear(176, 7168, 1032, want="tma")
 case_linear(200, 6100, 2048, act="relu", bias_mode="col", want="tma")
 case_linear(184, 5120, 1536, in_dt=torch.float16, out_dt=torch.float32, act="gelu",
             bias_mode="col", want="tma")
+# 4 x 2 clusters (the plain product's clustered 128-row two tiles up to K = 4096 where every
+# cluster is resident; 176 x 7168 x 1032 above runs them too): weight tiles not a multiple of
+# four (42: the last cluster's last two wholly past N) with a ragged K, a batch (6 clusters
+# each), 72 wide in fp16 (each CTA loads 24 of A's rows, the fourth only rows past the tile),
+# 104 wide with an fp32 output, an odd number of weights with a padded ldc, K = 4096 (the
+# bound); bias + ReLU on the same shape keeps 1 x 2 clusters
+case_linear(170, 5250, 1000, want="tma")
+case_linear(176, 3000, 2048, batch=2, want="tma")
+case_linear(129, 6000, 1536, in_dt=torch.float16, out_dt=torch.float16, want="tma")
+case_linear(208, 6144, 1024, out_dt=torch.float32, want="tma")
+case_linear(200, 6143, 2048, ldc_pad=1, want="tma")
+case_linear(184, 5120, 4096, want="tma")
+case_linear(184, 5120, 4096, act="relu", bias_mode="col", want="tma")
 # D^T's rows in pairs with an odd number of weights and an even ldc (the last weight tile's
 # last row alone): 64 x 160 pairs, 64 x 80 two tiles (66 weight tiles), clustered 64 x 72 past
 # K = 8192, clustered 128 x 88 in fp16 with D's column bias

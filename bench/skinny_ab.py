@@ -44,7 +44,10 @@ unpaired ones left to the 128-row path; against KILN_GEMM_TWO_TILES=0), `twotile
 rows at K = 1024-2560 on the clustered 128-row two tiles since session 37, which left them to
 the 128-row path before: KILN_GEMM_TWO_TILE_CLUSTER_MIN_K=47 runs them so), `colstore` (transposed
 products: few rows and two tiles, whose D^T is stored in row pairs since session 37;
-KILN_GEMM_COLUMN_PAIRS=0 stores it element by element, as before)
+KILN_GEMM_COLUMN_PAIRS=0 stores it element by element, as before), `twotilequad` (clustered
+128-row two tiles whose clusters run 4 x 2 since session 38 up to K = 4096 where all are
+resident, and three at K = 8192 past that bound: KILN_GEMM_TWO_TILE_QUAD_MAX_K=0 runs them 1 x 2,
+as before, =128 runs all of them 4 x 2)
 and `onewave` (one full wave of 128 x 256 tiles, which the heuristic runs unpaired:
 KILN_GEMM_CLUSTER=2 pairs them).
 A third argument, `relu` or `gelu`, times bias + activation against cuBLASLt's fused epilogue
@@ -129,6 +132,10 @@ SETS = {
     "colstore": ((16, 8192, 8192), (64, 8192, 8192), (129, 4096, 8192), (144, 4096, 8192),
                  (160, 4096, 8192), (160, 8192, 8192), (176, 8192, 8192), (208, 8192, 8192),
                  (192, 5120, 11008), (150, 4352, 4096)),
+    "twotilequad": ((176, 7168, 2048), (200, 6144, 2048), (184, 5120, 2048), (192, 5120, 1536),
+                    (176, 7168, 1024), (208, 6144, 1024), (144, 7168, 2048), (160, 7168, 2048),
+                    (136, 7168, 1024), (176, 7168, 4096), (200, 6144, 4096), (184, 5120, 3072),
+                    (176, 7168, 8192), (200, 6144, 8192), (160, 7168, 8192)),
     "twotilewidth": ((129, 4096, 8192), (129, 4224, 8192), (144, 4096, 8192), (136, 5120, 5120),
                      (140, 6144, 6144), (168, 6144, 8192), (176, 7168, 8192)),
 }

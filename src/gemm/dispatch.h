@@ -95,6 +95,23 @@ inline int64_t device_l2_bytes() {
     return bytes;
 }
 
+/// Whether a call's epilogue fields leave D = A.B exactly (alpha 1, beta 0, no bias, no
+/// activation): what the sm90 kernels' EpilogueCopy runs (sm90_impl.cuh, epilogue_kind).
+constexpr bool plain_epilogue(float alpha, float beta, bool bias, BiasMode mode, Activation act) {
+    return alpha == 1.f && beta == 0.f && !(bias && mode != BiasMode::None) &&
+           act == Activation::None;
+}
+inline bool plain_epilogue(const Problem& p) {
+    return plain_epilogue(p.alpha, p.beta, p.bias != nullptr, p.bias_mode, p.act);
+}
+
+/// The most CTAs a cluster may hold without the non-portable opt-in.
+inline constexpr int kMaxPortableClusterSize = 8;
+
+/// How many clusters of `size` CTAs (1 to kMaxPortableClusterSize) the current device keeps
+/// resident at once at one CTA per SM (occupancy.cu; asked once), or 0 where it cannot say.
+int device_resident_clusters(int size);
+
 /// TMA's 16-byte rules for an operand of `eb`-byte elements: aligned base, row and batch
 /// strides multiples of 16 bytes.
 inline bool tma_ok(const void* p, int64_t ld, int64_t stride, int batch, int eb) {

@@ -85,6 +85,12 @@ inline constexpr int64_t kTwoTileMinKBlocks = 64;
 /// ReLU level to +17%; v41); under 1024 not measured.
 inline constexpr int64_t kTwoTileClusterMinKBlocks = 15;
 
+/// k-blocks up to which a clustered two-tile product on 128-row weight tiles runs its clusters
+/// 4 x 2 (two_tile_cluster_m): at K = 1024-4096 they ran level to +8% against 1 x 2 (harness,
+/// 136-200 rows: 176 x 7168 x 1024 0.865 -> 0.94 of cuBLAS, 176 x 7168 x 2048 0.915 -> 0.955,
+/// 200 x 6144 x 4096 0.6% slower; bench/NOTES.md v42).
+inline constexpr int64_t kTwoTileQuadMaxKBlocks = 64;
+
 /// k-blocks past which 129-144 rows keep the 128-row two-tile tiles where they fit and the
 /// 64-row ones would run unclustered (at K = 8192 the 128-row tiles ran 3-5% faster at 129-144
 /// rows, at 160 rows level, and 5% slower with the weights evict-first; at K = 6144 and under
@@ -100,23 +106,30 @@ enum class TwoTiles { None, Rows128, Any };
 /// What the two-tile plans know beside the shape: which of them they may take, whether the
 /// weights outgrow the L2 (two_tile_weights_read_once, for the batches' weights together where
 /// each batch has its own), whether a weight tile's two CTAs may share it in a cluster
-/// (KILN_GEMM_TWO_TILE_CLUSTER=0: never, for A/B runs), and the k-blocks past which 161-208
-/// rows take the clustered 128-row tiles (KILN_GEMM_TWO_TILE_CLUSTER_MIN_K, for A/B runs).
+/// (KILN_GEMM_TWO_TILE_CLUSTER=0: never, for A/B runs), the k-blocks past which 161-208
+/// rows take the clustered 128-row tiles (KILN_GEMM_TWO_TILE_CLUSTER_MIN_K, for A/B runs), how
+/// many 8-CTA clusters the device keeps resident (device_resident_clusters; 0: no 4 x 2
+/// clusters, as for every epilogue but the plain copy) and the k-blocks up to which they are
+/// taken (KILN_GEMM_TWO_TILE_QUAD_MAX_K, for A/B runs).
 struct TwoTileOptions {
     TwoTiles which = TwoTiles::Any;
     bool weights_stream = false;
     bool cluster = true;
     int64_t cluster_min_k_blocks = kTwoTileClusterMinKBlocks;
+    int quad_clusters = 0;
+    int64_t quad_max_k_blocks = kTwoTileQuadMaxKBlocks;
     constexpr TwoTileOptions(TwoTiles w = TwoTiles::Any, bool stream = false, bool c = true,
-                             int64_t min_k = kTwoTileClusterMinKBlocks)
-        : which(w), weights_stream(stream), cluster(c), cluster_min_k_blocks(min_k) {}
+                             int64_t min_k = kTwoTileClusterMinKBlocks, int quads = 0,
+                             int64_t quad_max_k = kTwoTileQuadMaxKBlocks)
+        : which(w), weights_stream(stream), cluster(c), cluster_min_k_blocks(min_k),
+          quad_clusters(quads), quad_max_k_blocks(quad_max_k) {}
 };
 
 /// The short product's launch: its tile width (0: the 128-row path), K splits (1: none),
 /// whether it runs transposed (the weights on the M side, A's rows bn wide), its tile's rows and
 /// CTAs per cluster (64 rows in pairs along M; the two-tile products on 128 or 64 rows, the two
-/// CTAs of a weight tile a cluster along N or unpaired), and whether the weights load
-/// evict-first (OperandView::read_once).
+/// CTAs of a weight tile a cluster along N or unpaired, on 128 rows also 4 x 2 clusters), and
+/// whether the weights load evict-first (OperandView::read_once).
 struct ShortRows {
     int bn = 0;
     int splits = 1;
@@ -152,22 +165,39 @@ constexpr int two_tile_cluster_n(int block_m, int width, int64_t ctas, int sms,
     return opt.weights_stream && width == 72 ? 2 : 1;
 }
 
-/// The transposed two-tile product of M rows on block_m-row weight tiles, two CTAs each (ctas
-/// of them in all). Its weights load evict-first where they outgrow the L2 and its CTAs run
-/// unpaired: clustered, the hint cost the 64-row tiles 4% in the harness (v40), and the 128-row
-/// ones ran level.
-constexpr ShortRows two_tile_plan(int M, int block_m, int64_t ctas, int sms,
-                                  const TwoTileOptions& opt) {
-    const int width = two_tile_width(M);
-    const int cluster_n = two_tile_cluster_n(block_m, width, ctas, sms, opt);
-    return {width, 1, true, block_m, 1, cluster_n, opt.weights_stream && cluster_n == 1};
-}
-
 /// CTAs of a transposed product of N weight rows (x batch) at two per tile_rows of them: the
 /// two-tile product's (on 128- or 64-row tiles), and the 64 x 160 pairs' (two 64-row tiles per
 /// pair, so two per 128 weight rows).
 constexpr int64_t weight_tile_ctas(int N, int batch, int tile_rows = 128) {
     return 2 * ((int64_t(N) + tile_rows - 1) / tile_rows * batch);
+}
+
+/// CTAs per cluster along M of a two-tile product: 4 where its 128-row weight tiles' 1 x 2
+/// clusters (two_tile_cluster_n) may run 4 x 2 (four weight tiles' CTAs also share the
+/// activations' tile, as cuBLAS's `tst_128x88_64x7_4x2` at K = 2048): K at most
+/// opt.quad_max_k_blocks and every cluster of N weight rows (x batch) resident at once
+/// (opt.quad_clusters): 4 x 2 clusters of 128 CTAs, one more than an H200 keeps, ran at half
+/// the speed of 1 x 2 ones (harness, bench/NOTES.md v42). Else 1.
+constexpr int two_tile_cluster_m(int block_m, int cluster_n, int N, int batch, int64_t k_blocks,
+                                 const TwoTileOptions& opt) {
+    const int64_t clusters = ((int64_t(N) + 127) / 128 + 3) / 4 * batch;
+    return block_m == 128 && cluster_n == 2 && k_blocks <= opt.quad_max_k_blocks &&
+                   clusters <= opt.quad_clusters
+               ? 4
+               : 1;
+}
+
+/// The transposed two-tile product of M rows on block_m-row tiles of N weight rows (x batch),
+/// two CTAs each. Its weights load evict-first where they outgrow the L2 and its CTAs run
+/// unpaired: clustered, the hint cost the 64-row tiles 4% in the harness (v40), and the 128-row
+/// ones ran level.
+constexpr ShortRows two_tile_plan(int M, int N, int batch, int64_t k_blocks, int block_m, int sms,
+                                  const TwoTileOptions& opt) {
+    const int width = two_tile_width(M);
+    const int64_t ctas = weight_tile_ctas(N, batch, block_m);
+    const int cluster_n = two_tile_cluster_n(block_m, width, ctas, sms, opt);
+    const int cluster_m = two_tile_cluster_m(block_m, cluster_n, N, batch, k_blocks, opt);
+    return {width, 1, true, block_m, cluster_m, cluster_n, opt.weights_stream && cluster_n == 1};
 }
 
 /// Whether `ctas` fill at least 15/32 of a wave of `sms`: the two-tile products' floor (at 64
@@ -205,12 +235,11 @@ constexpr ShortRows short_rows_transposed_plan(int M, int N, int64_t k_blocks, i
                                                int sms, const TwoTileOptions& opt = {}) {
     const int64_t ctas = weight_tile_ctas(N, batch);
     if (ctas > sms) return {};
-    const ShortRows wide = two_tile_plan(M, 128, ctas, sms, opt);
+    const ShortRows wide = two_tile_plan(M, N, batch, k_blocks, 128, sms, opt);
     const bool wide_fit = opt.which != TwoTiles::None && fills_two_tile_floor(ctas, sms) &&
                           (4 * ctas <= 3 * int64_t(sms) || wide.cluster_n == 2);
     if (opt.which == TwoTiles::Any && narrow_two_tiles_fit(N, k_blocks, batch, sms)) {
-        const ShortRows narrow =
-            two_tile_plan(M, 64, weight_tile_ctas(N, batch, 64), sms, opt);
+        const ShortRows narrow = two_tile_plan(M, N, batch, k_blocks, 64, sms, opt);
         if (!(wide_fit && k_blocks > kTwoTileWideMinKBlocks && narrow.bn == 72 &&
               narrow.cluster_n == 1))
             return narrow;
@@ -229,10 +258,10 @@ constexpr ShortRows short_rows_transposed_plan(int M, int N, int64_t k_blocks, i
 constexpr ShortRows two_tile_rows_plan(int M, int N, int64_t k_blocks, int batch, int sms,
                                        const TwoTileOptions& opt = {}) {
     if (opt.which == TwoTiles::Any && narrow_two_tiles_fit(N, k_blocks, batch, sms))
-        return two_tile_plan(M, 64, weight_tile_ctas(N, batch, 64), sms, opt);
+        return two_tile_plan(M, N, batch, k_blocks, 64, sms, opt);
     const int64_t ctas = weight_tile_ctas(N, batch);
     if (opt.which == TwoTiles::None || ctas > sms || 2 * ctas <= sms) return {};
-    const ShortRows wide = two_tile_plan(M, 128, ctas, sms, opt);
+    const ShortRows wide = two_tile_plan(M, N, batch, k_blocks, 128, sms, opt);
     const int64_t min_k_blocks =
         wide.cluster_n == 2 ? opt.cluster_min_k_blocks : kTwoTileMinKBlocks;
     return k_blocks > min_k_blocks ? wide : ShortRows{};
@@ -320,10 +349,21 @@ inline int64_t two_tile_cluster_min_k_blocks() {
     return k;
 }
 
+/// KILN_GEMM_TWO_TILE_QUAD_MAX_K=B moves the k-blocks up to which the clustered 128-row two
+/// tiles run 4 x 2 clusters to B, 0: never (experiments only; kTwoTileQuadMaxKBlocks by
+/// default).
+inline int64_t two_tile_quad_max_k_blocks() {
+    static const int64_t k =
+        env_int("KILN_GEMM_TWO_TILE_QUAD_MAX_K", int(kTwoTileQuadMaxKBlocks));
+    return k;
+}
+
 /// The short product p (a gemmEx call without transforms or sums, on the TMA path) runs as, or
 /// none: 16-bit K-major operands and short_rows_plan's shape rule on `sms` SMs; transposed only
 /// without C (EpilogueLinear reads C by rows). The transposed product's weights are B (N x K):
 /// weights shared by the batches are read again by each batch's CTAs, so they never stream.
+/// 4 x 2 clusters for the plain product only: with D's bias and ReLU (EpilogueLinear) they ran
+/// 0-3% slower than 1 x 2 ones where the plain product gained 1-9% (bench/NOTES.md v42).
 inline ShortRows short_rows_plan(const Problem& p, int sms) {
     if (!is16(p.a_type) || p.va.mn_major || p.vb.mn_major || !short_rows_enabled()) return {};
     const bool per_batch = p.batch == 1 || p.vb.batch_stride != 0;
@@ -331,7 +371,8 @@ inline ShortRows short_rows_plan(const Problem& p, int sms) {
         two_tiles_enabled(),
         per_batch && two_tile_weights_read_once(int64_t(p.N) * p.K * p.batch * 2,
                                                 device_l2_bytes()),
-        two_tile_cluster_enabled(), two_tile_cluster_min_k_blocks()};
+        two_tile_cluster_enabled(), two_tile_cluster_min_k_blocks(),
+        plain_epilogue(p) ? device_resident_clusters(8) : 0, two_tile_quad_max_k_blocks()};
     const ShortRows plan = short_rows_plan(p.M, p.N, p.K, p.batch, sms, opt);
     return plan.transposed && p.beta != 0.f ? ShortRows{} : plan;
 }

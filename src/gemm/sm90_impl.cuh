@@ -87,9 +87,8 @@ cudaError_t with_activation(Activation a, F&& f) {
 enum class EpilogueKind { Copy, BiasAct, Linear };
 constexpr EpilogueKind epilogue_kind(float alpha, float beta, bool bias, BiasMode mode,
                                      Activation act, bool bias_fits, bool split) {
+    if (plain_epilogue(alpha, beta, bias, mode, act)) return EpilogueKind::Copy;
     const bool has_bias = bias && mode != BiasMode::None;
-    if (alpha == 1.f && beta == 0.f && !has_bias && act == Activation::None)
-        return EpilogueKind::Copy;
     if (beta == 0.f && (!has_bias || (mode == BiasMode::Col && bias_fits)) &&
         bias_act_takes_alpha(act, alpha) &&
         !(split && act == Activation::SiLU))
@@ -235,40 +234,51 @@ cudaError_t run_sm90_short(const Problem& p, int bn) {
 
 /// BM x bn tiles (bn = 72, 80, 88, 96 or 104: two_tile_width) of the transposed two-tile
 /// product (short_rows.cuh): 129-208 rows of A in two column tiles, unsplit, the two CTAs of a
-/// weight tile unpaired or (ClusterN = 2) a cluster sharing it, for 16-bit K-major operands
-/// only; anything else is refused. BM = 64 up to 192 rows only: at 193-208 rows the pairs of
-/// 64-row tiles fit wherever the 64-row two tiles would; clustered 64-row tiles 72 wide only
-/// (two_tile_cluster_n). D's column bias is the transposed problem's row bias, which the linear
-/// kernel applies: no bias + activation kernel at these widths (D's row bias, the one case it
-/// would take, runs linear too).
+/// weight tile unpaired or (ClusterN = 2) a cluster sharing it, on 128-row tiles for the plain
+/// product also 4 x 2 clusters (ClusterM = 4: four weight tiles' CTAs share the activations'
+/// tile as well; the plans take them for no other epilogue, which ran slower in them), for
+/// 16-bit K-major operands only; anything else is refused. BM = 64 up to 192 rows only: at
+/// 193-208 rows the pairs of 64-row tiles fit wherever the 64-row two tiles would; clustered
+/// 64-row tiles 72 wide only (two_tile_cluster_n). D's column bias is the transposed problem's
+/// row bias, which the linear kernel applies: no bias + activation kernel at these widths (D's
+/// row bias, the one case it would take, runs linear too).
 constexpr int two_tile_max_bn(int bm, int cluster_n) {
     return bm == 128 ? 104 : cluster_n == 2 ? 72 : 96;
 }
-template <class In, class Out, bool MnA, bool MnB, int BM, int ClusterN, int BN>
+template <class In, class Out, bool MnA, bool MnB, int BM, int ClusterM, int ClusterN, int BN>
 cudaError_t run_sm90_two_tile_width(const Problem& p) {
-    if constexpr (BN <= two_tile_max_bn(BM, ClusterN))
-        return run_sm90_cfg<In, Out, MnA, MnB, BN, false, 1, BM, false, ClusterN>(p);
-    else
+    if constexpr (BN > two_tile_max_bn(BM, ClusterN)) {
         return cudaErrorInvalidValue;
+    } else if constexpr (ClusterM == 4) {
+        if (epilogue_kind(p, false) != EpilogueKind::Copy) return cudaErrorInvalidValue;
+        return launch_sm90<Sm90Config<In, Out, BN, MnA, MnB, false, 4, 0, BM, ClusterN>, Out>(
+            p, EpilogueCopy{});
+    } else {
+        return run_sm90_cfg<In, Out, MnA, MnB, BN, false, ClusterM, BM, false, ClusterN>(p);
+    }
 }
-template <class In, class Out, bool MnA, bool MnB, int BM, int ClusterN>
+template <class In, class Out, bool MnA, bool MnB, int BM, int ClusterM, int ClusterN>
 cudaError_t run_sm90_two_tiles_in(const Problem& p, int bn) {
     switch (bn) {
-    case 72: return run_sm90_two_tile_width<In, Out, MnA, MnB, BM, ClusterN, 72>(p);
-    case 80: return run_sm90_two_tile_width<In, Out, MnA, MnB, BM, ClusterN, 80>(p);
-    case 88: return run_sm90_two_tile_width<In, Out, MnA, MnB, BM, ClusterN, 88>(p);
-    case 96: return run_sm90_two_tile_width<In, Out, MnA, MnB, BM, ClusterN, 96>(p);
-    case 104: return run_sm90_two_tile_width<In, Out, MnA, MnB, BM, ClusterN, 104>(p);
+    case 72: return run_sm90_two_tile_width<In, Out, MnA, MnB, BM, ClusterM, ClusterN, 72>(p);
+    case 80: return run_sm90_two_tile_width<In, Out, MnA, MnB, BM, ClusterM, ClusterN, 80>(p);
+    case 88: return run_sm90_two_tile_width<In, Out, MnA, MnB, BM, ClusterM, ClusterN, 88>(p);
+    case 96: return run_sm90_two_tile_width<In, Out, MnA, MnB, BM, ClusterM, ClusterN, 96>(p);
+    case 104: return run_sm90_two_tile_width<In, Out, MnA, MnB, BM, ClusterM, ClusterN, 104>(p);
     default: return cudaErrorInvalidValue;
     }
 }
 template <class In, class Out, bool MnA, bool MnB, int BM>
 cudaError_t run_sm90_two_tiles(const Problem& p, int bn) {
     if constexpr (sizeof(In) == 2 && !MnA && !MnB) {
-        if (p.cluster_m != 1 || p.split.splits > 1) return cudaErrorInvalidValue;
-        if (p.cluster_n == 2) return run_sm90_two_tiles_in<In, Out, MnA, MnB, BM, 2>(p, bn);
+        if (p.split.splits > 1) return cudaErrorInvalidValue;
+        if constexpr (BM == 128)
+            if (p.cluster_m == 4 && p.cluster_n == 2)
+                return run_sm90_two_tiles_in<In, Out, MnA, MnB, BM, 4, 2>(p, bn);
+        if (p.cluster_m != 1) return cudaErrorInvalidValue;
+        if (p.cluster_n == 2) return run_sm90_two_tiles_in<In, Out, MnA, MnB, BM, 1, 2>(p, bn);
         if (p.cluster_n != 1) return cudaErrorInvalidValue;
-        return run_sm90_two_tiles_in<In, Out, MnA, MnB, BM, 1>(p, bn);
+        return run_sm90_two_tiles_in<In, Out, MnA, MnB, BM, 1, 1>(p, bn);
     } else {
         return cudaErrorInvalidValue;
     }

@@ -31,16 +31,16 @@ if [ "${1:-}" = "--all" ]; then
     done
     TUS+=(src/gemm/sm90_e4m3_*.cu src/gemm/sm90_e5m2_*.cu src/gemm/chain_sm90_*.cu
           src/gemm/generic.cu src/gemm/special.cu src/gemm/gemm.cu src/gemm/scratch.cu
-          src/gemm/complex.cu tests/gpu/test_device_lib.cu tests/gpu/permute_check.cu
-          tests/cuda/gemm_layout_check.cu
+          src/gemm/occupancy.cu src/gemm/complex.cu tests/gpu/test_device_lib.cu
+          tests/gpu/permute_check.cu tests/cuda/gemm_layout_check.cu
           tests/cuda/gemm_dispatch_check.cu bench/sm90_kernel_ab.cu "$AB_LT" bench/mufu_rate.cu
           "$AB_RELU" bench/sm_placement_probe.cu bench/l2_merge_probe.cu examples/gemm/*.cu)
 else
     TUS=(src/gemm/sm90_bf16_bf16.cu:0 src/gemm/sm90_bf16_bf16.cu:3 src/gemm/sm90_e4m3_bf16.cu
          src/gemm/complex_sm90_bf16.cu:0 src/gemm/complex_sm90_f16.cu:3
          src/gemm/chain_sm90_bf16.cu src/gemm/generic.cu
-         src/gemm/special.cu src/gemm/gemm.cu src/gemm/scratch.cu src/gemm/complex.cu
-         tests/gpu/test_device_lib.cu tests/gpu/permute_check.cu tests/cuda/gemm_layout_check.cu
+         src/gemm/special.cu src/gemm/gemm.cu src/gemm/scratch.cu src/gemm/occupancy.cu
+         src/gemm/complex.cu tests/gpu/test_device_lib.cu tests/gpu/permute_check.cu tests/cuda/gemm_layout_check.cu
          tests/cuda/gemm_dispatch_check.cu bench/sm90_kernel_ab.cu "$AB_LT" bench/mufu_rate.cu
          examples/gemm/custom_epilogue.cu examples/gemm/linear_bias_gelu.cu
          examples/gemm/gett_contract.cu examples/gemm/complex_planar.cu

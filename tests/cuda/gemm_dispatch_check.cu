@@ -313,6 +313,50 @@ static_assert(!two_tiles(209, 8000, 8192, 1, 104) && short_rows(209, 8000, 8192,
 static_assert(!kiln::gemm::detail::short_rows_plan(127, 4096, 4096, 1, 132).transposed,
               "65-128 rows: as written");
 
+// The clustered 128-row two tiles run 4 x 2 clusters up to K = 4096 where every cluster is
+// resident at once (TwoTileOptions::quad_clusters: an H200 keeps 15 clusters of 8).
+constexpr kiln::gemm::detail::ShortRows quad_launch(
+    int M, int N, int K, int batch = 1, int resident = 15,
+    int64_t max_k_blocks = kiln::gemm::detail::kTwoTileQuadMaxKBlocks) {
+    using namespace kiln::gemm::detail;
+    return short_rows_plan(M, N, K, batch, 132,
+                           {TwoTiles::Any, false, true, kTwoTileClusterMinKBlocks, resident,
+                            max_k_blocks});
+}
+constexpr bool quad(const kiln::gemm::detail::ShortRows& r, int bn) {
+    return r.transposed && r.bn == bn && r.block_m == 128 && r.cluster_m == 4 &&
+           r.cluster_n == 2 && r.splits == 1 && !r.read_once;
+}
+static_assert(quad(quad_launch(176, 7168, 2048), 88) && quad(quad_launch(200, 6144, 4096), 104) &&
+                  quad(quad_launch(144, 7168, 1024), 72) && quad(quad_launch(184, 5120, 1536), 96),
+              "4 x 2 clusters at K = 1024-4096, 10-14 of them");
+static_assert(quad(quad_launch(176, 3584, 2048, 2), 88) &&
+                  clustered(quad_launch(176, 4096, 2048, 2), 88, 128),
+              "a batch counts its clusters (7 and 8 per batch)");
+static_assert(clustered(quad_launch(176, 8192, 2048), 88, 128) &&
+                  clustered(quad_launch(160, 8192, 2048), 80, 128),
+              "16 clusters of 8, one more than resident: 1 x 2");
+static_assert(clustered(quad_launch(176, 7168, 4160), 88, 128) &&
+                  clustered(quad_launch(176, 7168, 2048, 1, 0), 88, 128) &&
+                  clustered(quad_launch(176, 7168, 2048, 1, 15, 0), 88, 128),
+              "past K = 4096, without a resident count or with the bound at 0: 1 x 2");
+static_assert(quad(quad_launch(176, 7168, 8192, 1, 15, 128), 88),
+              "KILN_GEMM_TWO_TILE_QUAD_MAX_K moves the bound");
+static_assert(kiln::gemm::detail::plain_epilogue(1.f, 0.f, false, kiln::gemm::BiasMode::Col,
+                                                 kiln::gemm::Activation::None) &&
+                  kiln::gemm::detail::plain_epilogue(1.f, 0.f, true, kiln::gemm::BiasMode::None,
+                                                     kiln::gemm::Activation::None) &&
+                  !kiln::gemm::detail::plain_epilogue(1.f, 0.f, true, kiln::gemm::BiasMode::Row,
+                                                      kiln::gemm::Activation::None) &&
+                  !kiln::gemm::detail::plain_epilogue(1.f, 0.f, false, kiln::gemm::BiasMode::Col,
+                                                      kiln::gemm::Activation::ReLU) &&
+                  !kiln::gemm::detail::plain_epilogue(2.f, 0.f, false, kiln::gemm::BiasMode::Col,
+                                                      kiln::gemm::Activation::None),
+              "4 x 2 clusters for the plain product only (short_rows_plan(Problem, sms))");
+static_assert(two_tile_shape(quad_launch(144, 4096, 2048), 72, 64) &&
+                  quad_launch(176, 7168, 960).bn == 0,
+              "64-row two tiles and the 128-row path keep their launches");
+
 // The transposed problem: 16 rows of batched activations (K-major, lda 520) against shared
 // 8192 x 512 weights (K-major, ldb 512), D with a padded ldc and a column bias.
 constexpr float kBias = 0.f;

@@ -34,24 +34,29 @@ for (M, N, K) in [(128, 256, 64), (129, 257, 72), (70, 130, 40), (96, 2112, 64)]
 # fill_tile_n: direct stores, ragged N and K), 512 x 5000 x 72 of 4 x 32 at 160 and
 # 512 x 5400 x 72 of 4 x 29 at 192; 100 x 4200 x 72 and 256 x 4100 x 72 are short products on
 # paired 64-row tiles (src/gemm/short_rows.cuh; ragged N and K), 64 and 128 wide, and
-# transposed: 150 x 6500 x 72 as the two-tile product on 128 x 80 tiles in clusters along N
-# (with KILN_GEMM_TWO_TILE_CLUSTER=0 on 64 x 160 pairs: the weights on the paired 64-row tiles,
-# 51 pairs, the last tile's second CTA past N; A's 150 rows one 160-wide tile); 136 x 4400 x 72,
+# transposed: 150 x 6500 x 72 as the two-tile product on 128 x 80 tiles in clusters (plain:
+# 4 x 2; with KILN_GEMM_TWO_TILE_CLUSTER=0 on 64 x 160 pairs: the weights on the paired 64-row
+# tiles, 51 pairs, the last tile's second CTA past N; A's 150 rows one 160-wide tile); 136 x
+# 4400 x 72,
 # 150 x 4300 x 72, 180 and 200 x 4400 x 4160 as the two-tile product on 128-row weight tiles
 # (128 x 72, 80, 96 and 104 tiles, A's rows in two, the second ragged; 34-35 weight tiles, the
 # last one's rows past N); 150 x 4200 x 72, 170 and 180 x 4100 x 72 on 64-row ones (64 x 80,
 # 88 and 96, one consumer warpgroup, unpaired; 66 and 65 weight tiles); each weight tile's two
-# CTAs as a cluster sharing it along N: 150 x 5200 x 72 and 200 x 5200 x 4160 (82 CTAs of
-# 128 x 80 and 128 x 104 tiles, the last tile's second half past N), 131 x 4100 x 8192 on 64 x 72
-# tiles (64 MiB of weights, past the L2; the last tile's first half 4 rows, its second past N),
-# 184 x 6100 x 1032 on clustered 128 x 96 tiles at a short K (ragged weights and K)
+# CTAs as a cluster sharing it along N: 200 x 5200 x 4160 (82 CTAs of 128 x 104 tiles in 1 x 2
+# clusters, the last tile's second half past N), 131 x 4100 x 8192 on 64 x 72 tiles (64 MiB of
+# weights, past the L2; the last tile's first half 4 rows, its second past N); and the plain
+# call up to K = 4096 in 4 x 2 clusters (four weight tiles' CTAs also share A's tile, each
+# loading 24 or 32 of its rows; the bias + activation calls keep 1 x 2): 150 x 5200 x 72
+# (128 x 80), 184 x 6100 x 1032 (128 x 96, ragged weights and K), 170 x 5250 x 1032 (128 x 88,
+# 42 weight tiles: the last cluster's last two past N)
 for (M, N, K) in [(128, 256, 64), (129, 257, 72), (2304, 2048, 2048), (2304, 1990, 2048),
                   (1100, 4096, 2048), (16, 8192, 128), (5, 8200, 72), (16, 4096, 2056),
                   (40, 8192, 128), (40, 4096, 2056), (512, 4600, 72), (512, 5000, 72),
                   (512, 5400, 72), (100, 4200, 72), (256, 4100, 72), (150, 6500, 72),
                   (136, 4400, 72), (150, 4300, 72), (180, 4400, 4160), (200, 4400, 4160),
                   (150, 4200, 72), (170, 4100, 72), (180, 4100, 72), (150, 5200, 72),
-                  (200, 5200, 4160), (131, 4100, 8192), (184, 6100, 1032)]:
+                  (200, 5200, 4160), (131, 4100, 8192), (184, 6100, 1032),
+                  (170, 5250, 1032)]:
     a = torch.randn(M, K, device="cuda").bfloat16()
     w = torch.randn(N, K, device="cuda").bfloat16()
     c = torch.empty(M, N, device="cuda").bfloat16()

@@ -26,7 +26,8 @@
 // owns 64 rows of the BM x BN tile, keeps a 64xBN fp32 accumulator in registers
 // (setmaxnreg.inc) and issues m64nBNk16 wgmmas.
 // In a 2-CTA cluster the pair shares one operand tile by TMA multicast, each CTA loading its
-// half: B along M (Config::ClusterM), or A along N (Config::ClusterN).
+// half: B along M (Config::ClusterM), or A along N (Config::ClusterN). A 4 x 2 cluster does
+// both: each row of four M-tiles shares its B tile, each column of two N-tiles its A tile.
 // The grid is persistent (one CTA per SM); work units come from TileScheduler (grouped
 // rasterization for L2 reuse): a tile, or with split-K one of its K splits, whose partial sums
 // split_k.cuh adds before the epilogue of the last one. Ragged M, N, K are handled by TMA's zero
@@ -108,19 +109,27 @@ struct Config {
     static_assert(BM_ == 64 || BM_ == 128, "BM: 64 or 128 rows (one or two consumer warpgroups)");
     static constexpr int BM = BM_, BN = BN_, BK = 128 / int(sizeof(Element)), Stages = Stages_;
     // CTAs per cluster along M. With 2, the pair shares the B tile: each CTA loads half of it and
-    // multicasts it to both, cutting L2->SM traffic per CTA from (A + B) to (A + B/2).
+    // multicasts it to both, cutting L2->SM traffic per CTA from (A + B) to (A + B/2). With 4
+    // (beside ClusterN = 2: cuBLAS's `tst_128x88_64x7_4x2` of the short-K two-tile products),
+    // four M-tiles share it.
     static constexpr int ClusterM = ClusterM_;
-    static_assert(ClusterM == 1 || ClusterM == 2, "cluster of 1 or 2 CTAs along M");
-    static constexpr int BRowsPerCta = BN / ClusterM;
+    static_assert(ClusterM == 1 || ClusterM == 2 ||
+                      (ClusterM == 4 && !MnMajorB_ && !SplitK_ && Planes_ == 1),
+                  "cluster of 1, 2 or 4 CTAs along M (4: K-major real B, unsplit)");
+    // Each CTA's share is whole 8-row swizzle groups, so the last share may reach past the tile
+    // (88 rows in four: 24, 24, 24, 16 of the tile and 8 of the next): the B tile's smem holds
+    // BTileRows, the wgmmas read its first BN.
+    static constexpr int BRowsPerCta = (BN_ / ClusterM + (BN_ % ClusterM != 0) + 7) / 8 * 8;
+    static constexpr int BTileRows = ClusterM * BRowsPerCta;
     // CTAs per cluster along N. With 2, the pair of N-tiles shares the A tile the same way: the
     // shape of cuBLAS's `tst_64x72_64x12_1x2`, the two column tiles of the two-tile product
     // against one 64- or 128-row weight tile (src/gemm/short_rows.cuh). A K-major A's half tile
     // is whole swizzle rows; an MN-major one would split every 64-row chunk, so it is not
     // offered.
     static constexpr int ClusterN = ClusterN_;
-    static_assert(ClusterN == 1 || (ClusterN == 2 && ClusterM == 1 && !MnMajorA_ &&
-                                    !SplitK_ && Planes_ == 1),
-                  "cluster along N: 2 CTAs, not also along M, K-major real A, unsplit");
+    static_assert(ClusterN == 1 || (ClusterN == 2 && !MnMajorA_ && !SplitK_ &&
+                                    Planes_ == 1),
+                  "cluster along N: 2 CTAs, K-major real A, unsplit");
     static constexpr int ClusterSize = ClusterM * ClusterN;
     static constexpr int ARowsPerCta = BM_ / ClusterN;
     static constexpr int Consumers = BM / 64;  // warpgroups, 64 rows each
@@ -146,7 +155,7 @@ struct Config {
                       (BN >= 72 && BN <= 104 && BN % 8 == 0) || BN == 144 || BN == 160,
                   "BN must be 16, 32, 64, 72, 80, 88, 96, 104, 128, 144, 160, 192 or 256");
     static constexpr int ATileBytes = BM * BK * sizeof(Element);
-    static constexpr int BTileBytes = BN * BK * sizeof(Element);
+    static constexpr int BTileBytes = BTileRows * BK * sizeof(Element);
     static constexpr int StageBytes = Planes * (ATileBytes + BTileBytes);
     // The 256-wide split-K kernels keep 128 accumulators beside the fix-up: ptxas spilled their
     // consumers when their producer took tail maps (56-248 byte frames, bench/NOTES.md v33) or
@@ -278,6 +287,21 @@ struct TmaOperand {
 __device__ __forceinline__ void split_index(int i, int e, int& inner, int& outer) {
     outer = i < e ? 0 : i / e;
     inner = i - outer * e;
+}
+
+/// The cluster's CTAs (rank = rank_m + ClusterM * rank_n) that share a B tile: those of one
+/// rank_n, a row of ClusterM.
+template <class Cfg>
+__host__ __device__ constexpr uint16_t multicast_row_mask(int rank_n) {
+    return uint16_t(((1u << Cfg::ClusterM) - 1) << (Cfg::ClusterM * rank_n));
+}
+
+/// The cluster's CTAs that share an A tile: those of one rank_m, a column of ClusterN.
+template <class Cfg>
+__host__ __device__ constexpr uint16_t multicast_column_mask(int rank_m) {
+    uint32_t mask = 0;
+    for (int j = 0; j < Cfg::ClusterN; ++j) mask |= 1u << (rank_m + Cfg::ClusterM * j);
+    return uint16_t(mask);
 }
 
 /// Loads the one box of a rank-3 operand whose tile rows are a single box: rows from `row`,
@@ -513,16 +537,19 @@ __global__ void __launch_bounds__(Cfg::Threads, 1)
     const int rank = Cfg::ClusterSize > 1 ? int(dev::cluster::block_rank()) : 0;
     const int cluster_id = blockIdx.x / Cfg::ClusterSize;
     const int clusters = gridDim.x / Cfg::ClusterSize;
-    // Units are scheduled per cluster: cluster tile (m, n) covers M-tiles ClusterM*m + rank, or
-    // along N, N-tiles ClusterN*n + rank.
+    // The CTA's place in its cluster: rank = rank_m + ClusterM * rank_n (in a 1-D cluster the
+    // other index is the constant 0, so those kernels compile as before). Units are scheduled
+    // per cluster: cluster tile (m, n) covers M-tiles ClusterM*m + rank_m and N-tiles
+    // ClusterN*n + rank_n. rank_m is also the CTA's share of the B tile its ClusterM CTAs
+    // share, rank_n its share of the A tile.
+    const int rank_m = Cfg::ClusterM == 1 ? 0 : Cfg::ClusterN == 1 ? rank : rank % Cfg::ClusterM;
+    const int rank_n = Cfg::ClusterN == 1 ? 0 : Cfg::ClusterM == 1 ? rank : rank / Cfg::ClusterM;
     auto unit_at = [&](int u) {
         WorkUnit w = sched.unit(u, k_blocks);
-        if constexpr (Cfg::ClusterN > 1) w.coord.n = w.coord.n * Cfg::ClusterN + rank;
-        else w.coord.m = w.coord.m * Cfg::ClusterM + rank;
+        w.coord.m = w.coord.m * Cfg::ClusterM + rank_m;
+        w.coord.n = w.coord.n * Cfg::ClusterN + rank_n;
         return w;
     };
-    // The rank's share of the operand the cluster shares (0 for the other operand).
-    const int rank_m = Cfg::ClusterM > 1 ? rank : 0, rank_n = Cfg::ClusterN > 1 ? rank : 0;
     // The producer's first unit, worked out while warp 1 initializes the barriers: its scheduler
     // arithmetic runs once, from cold instruction lines, and otherwise sits between the CTA's
     // barrier and its first load. The empty asm keeps ptxas from sinking it past the barrier.
@@ -623,9 +650,9 @@ __global__ void __launch_bounds__(Cfg::Threads, 1)
                                acc_bias.batched ? tc.batch : 0);
                 bias_phase ^= 1u;
             }
-            constexpr uint16_t kClusterMask = uint16_t((1u << Cfg::ClusterSize) - 1);
-            const uint16_t a_mask = Cfg::ClusterN > 1 ? kClusterMask : uint16_t(0);
-            const uint16_t b_mask = Cfg::ClusterM > 1 ? kClusterMask : uint16_t(0);
+            // A goes to the CTAs of our rank_m, B to those of our rank_n.
+            const uint16_t a_mask = Cfg::ClusterN > 1 ? multicast_column_mask<Cfg>(rank_m) : 0;
+            const uint16_t b_mask = Cfg::ClusterM > 1 ? multicast_row_mask<Cfg>(rank_n) : 0;
             const int a_row = tc.m * BM + rank_n * Cfg::ARowsPerCta;
             const int b_row = tc.n * BN + rank_m * Cfg::BRowsPerCta;
             // Fills the ring with the unit's k-blocks; issue(stage, k) loads one.
@@ -703,7 +730,7 @@ __global__ void __launch_bounds__(Cfg::Threads, 1)
         auto release = [&](int stage) {
             if constexpr (Cfg::ClusterSize == 1) {
                 if (lane0) dev::mbarrier::arrive(&empty[stage]);
-            } else {
+            } else if constexpr (Cfg::ClusterSize <= 4) {
                 // Lane 0 of warp c signals CTA (rank + c) % ClusterSize. Picking the same threads
                 // as threadIdx.x % 128 == 0 / 32 built the addresses on the uniform datapath in
                 // nested branches and ran 2-5% slower (bench/NOTES.md v33).
@@ -714,6 +741,18 @@ __global__ void __launch_bounds__(Cfg::Threads, 1)
                 else
                     dev::mbarrier::arrive_cluster(&empty[stage],
                                                   (rank + warp) % Cfg::ClusterSize);
+            } else {
+                // Lanes 0 and 1 of warp c signal CTAs (rank + c) and (rank + c + 4): every CTA
+                // of the cluster, though only those of our row or column write into our ring (a
+                // wider wait, one barrier count for every slot).
+                const int warp = (threadIdx.x / 32) % 4, lane = threadIdx.x % 32;
+                if (lane >= 2) return;
+                const int peer = warp + 4 * lane;
+                if (peer == 0)
+                    dev::mbarrier::arrive(&empty[stage]);
+                else
+                    dev::mbarrier::arrive_cluster(&empty[stage],
+                                                  (rank + peer) % Cfg::ClusterSize);
             }
         };
 
@@ -888,7 +927,7 @@ __global__ void __launch_bounds__(Cfg::Threads, 1)
                 if constexpr (Cfg::SplitK) {
                     if (sched.splits > 1 &&
                         !split_k_reduce<Cfg::Consumers>(
-                            acc[0], split, w.index * Cfg::ClusterM + rank, w.split, cw, t,
+                            acc[0], split, w.index * Cfg::ClusterM + rank_m, w.split, cw, t,
                             kStagingBarrier + cw, split_flags + cw))
                         continue;
                 }
