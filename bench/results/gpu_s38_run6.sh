@@ -4,6 +4,7 @@
 # compute-sanitizer memcheck / racecheck on tests/gpu/gemm_small.py, the launches of plain and
 # bias + ReLU products (KILN_GEMM_DEBUG); PART=time: skinny_ab.py twotilequad, plain and
 # bias + ReLU, KILN_GEMM_TWO_TILE_QUAD_MAX_K=0 (1 x 2) against the library as built;
+# PART=cold: the same, plain, with cold weights (skinny_ab.py --cold);
 # PART=bench: one gemm_bench.py --only gemm,decode sample (the issue's table). S: the suffix.
 cd "$(dirname "$0")/../.."
 source bench/ab_build.sh
@@ -32,6 +33,11 @@ time)
     KILN_GEMM_TWO_TILE_QUAD_MAX_K=0 timeout 200 python3 bench/skinny_ab.py "1x2-$act" twotilequad "${a[@]}" 2>&1
     timeout 200 python3 bench/skinny_ab.py "built-$act" twotilequad "${a[@]}" 2>&1
   done | tee $R/skinny_ab_$S.txt | cut -c1-150 ;;
+cold)
+  KILN_GEMM_TWO_TILE_QUAD_MAX_K=0 timeout 200 python3 bench/skinny_ab.py "1x2-plain" twotilequad --cold 2>&1 \
+    | tee $R/skinny_ab_${S}_cold.txt | cut -c1-150
+  timeout 200 python3 bench/skinny_ab.py "built-plain" twotilequad --cold 2>&1 \
+    | tee -a $R/skinny_ab_${S}_cold.txt | cut -c1-150 ;;
 bench)
   timeout 500 python3 bench/gemm_bench.py --only gemm,decode --json $R/gemm_bench_${S}_h200.json 2>&1 \
     | tee $R/gemm_bench_${S}_h200.txt | grep "gemm" | awk '{print $1, $2, $(NF-6)}' | head -40 ;;
