@@ -431,6 +431,13 @@ case_linear(208, 6144, 1024, out_dt=torch.float32, want="tma")
 case_linear(200, 6143, 2048, ldc_pad=1, want="tma")
 case_linear(184, 5120, 4096, want="tma")
 case_linear(184, 5120, 4096, act="relu", bias_mode="col", want="tma")
+# The two-tile products' bias + activation kernel: D's column bias starts the accumulator as
+# the kernel's row bias (kAccRowBias; the cases above with a column bias and |alpha| >= 1 take it
+# too): 64 x 80 tiles with alpha 2 and a bf16 bias, ragged weights on clustered 128 x 88 tiles
+# (the last tile's bias rows past N zero-filled) with an fp16 bias
+case_linear(150, 4200, 520, alpha=2.0, act="gelu", bias_mode="col", bias_dt=torch.bfloat16,
+            want="tma")
+case_linear(176, 7000, 2048, act="silu", bias_mode="col", bias_dt=torch.float16, want="tma")
 # D^T's rows in pairs with an odd number of weights and an even ldc (the last weight tile's
 # last row alone): 64 x 160 pairs, 64 x 80 two tiles (66 weight tiles), clustered 64 x 72 past
 # K = 8192, clustered 128 x 88 in fp16 with D's column bias

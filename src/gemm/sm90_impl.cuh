@@ -56,10 +56,10 @@ EpilogueLinear<Out, Act, false, CXf> linear_epilogue(const Problem& p) {
 /// act(alpha * acc + column bias) (EpilogueBiasAct; the bias starts the accumulator), from the
 /// Problem's epilogue fields.
 template <Activation Act>
-EpilogueBiasAct<Act> bias_act_epilogue(const Problem& p) {
+EpilogueBiasAct<Act> bias_act_epilogue(const Problem& p, BiasMode acc_mode = BiasMode::Col) {
     EpilogueBiasAct<Act> epi;
     epi.alpha = p.alpha;
-    epi.bias = p.bias && p.bias_mode == BiasMode::Col ? p.bias : nullptr;
+    epi.bias = p.bias && p.bias_mode == acc_mode ? p.bias : nullptr;
     epi.bias_type = to_bias_type(p.bias_type);
     epi.batch_stride_bias = p.sbias;
     return epi;
@@ -83,22 +83,32 @@ cudaError_t with_activation(Activation a, F&& f) {
 /// 128 x 256 split kernel spilled 16 bytes), where the column bias can start the accumulator
 /// (bias_fits: acc_bias.cuh's bias_in_accumulator, TMA-readable and |alpha| >= 1;
 /// EpilogueBiasAct never reads C, so beta != 0 must never reach it) and, for GELU, an alpha its
-/// constants can fold (gelu_folds_alpha); Linear for everything else.
+/// constants can fold (gelu_folds_alpha); Linear for everything else. acc_mode: the bias the
+/// kernel's accumulator can start from, the column bias (kAccBias) or, in the transposed
+/// two-tile kernels, the row bias (kAccRowBias).
 enum class EpilogueKind { Copy, BiasAct, Linear };
 constexpr EpilogueKind epilogue_kind(float alpha, float beta, bool bias, BiasMode mode,
-                                     Activation act, bool bias_fits, bool split) {
+                                     Activation act, bool bias_fits, bool split,
+                                     BiasMode acc_mode = BiasMode::Col) {
     if (plain_epilogue(alpha, beta, bias, mode, act)) return EpilogueKind::Copy;
     const bool has_bias = bias && mode != BiasMode::None;
-    if (beta == 0.f && (!has_bias || (mode == BiasMode::Col && bias_fits)) &&
+    if (beta == 0.f && (!has_bias || (mode == acc_mode && bias_fits)) &&
         bias_act_takes_alpha(act, alpha) &&
         !(split && act == Activation::SiLU))
         return EpilogueKind::BiasAct;
     return EpilogueKind::Linear;
 }
-inline EpilogueKind epilogue_kind(const Problem& p, bool split) {
+inline EpilogueKind epilogue_kind(const Problem& p, bool split,
+                                  BiasMode acc_mode = BiasMode::Col) {
     const bool fits = p.bias && bias_in_accumulator(p.bias, to_bias_type(p.bias_type), p.sbias,
                                                     p.alpha);
-    return epilogue_kind(p.alpha, p.beta, p.bias != nullptr, p.bias_mode, p.act, fits, split);
+    return epilogue_kind(p.alpha, p.beta, p.bias != nullptr, p.bias_mode, p.act, fits, split,
+                         acc_mode);
+}
+
+/// The accumulator bias a kernel built with EpiStage `acc_stage` starts from.
+constexpr BiasMode accumulator_bias_mode(int acc_stage) {
+    return acc_stage == kAccRowBias ? BiasMode::Row : BiasMode::Col;
 }
 
 /// One launch of the Cfg kernel on p with epilogue `epi`.
@@ -110,10 +120,10 @@ cudaError_t launch_sm90(const Problem& p, const Epi& epi) {
 }
 
 /// The bias + activation kernel of one tile shape, per activation: EpilogueBiasAct, whose
-/// column bias starts the accumulator (acc_bias.cuh; split 0's, in split kernels) and whose
-/// epilogue only scales and activates.
+/// column bias (AccStage = kAccBias) or row bias (kAccRowBias) starts the accumulator
+/// (acc_bias.cuh; split 0's, in split kernels) and whose epilogue only scales and activates.
 template <class In, class Out, bool MnA, bool MnB, int BN, bool SplitK, int ClusterM,
-          int BM = 128>
+          int BM = 128, int AccStage = kAccBias, int ClusterN = 1>
 cudaError_t run_sm90_bias_act(const Problem& p) {
     return with_activation(p.act, [&](auto act) {
         // epilogue_kind never picks split SiLU tiles: not compiled (the kernel spilled)
@@ -121,9 +131,10 @@ cudaError_t run_sm90_bias_act(const Problem& p) {
             return launch_sm90<Sm90Config<In, Out, BN, MnA, MnB, SplitK, ClusterM, 0, BM>, Out>(
                 p, linear_epilogue<Out, act.value>(p));
         else
-            return launch_sm90<
-                Sm90Config<In, Out, BN, MnA, MnB, SplitK, ClusterM, kAccBias, BM>, Out>(
-                p, bias_act_epilogue<act.value>(p));
+            return launch_sm90<Sm90Config<In, Out, BN, MnA, MnB, SplitK, ClusterM, AccStage, BM,
+                                          ClusterN>,
+                               Out>(p, bias_act_epilogue<act.value>(
+                                           p, accumulator_bias_mode(AccStage)));
     });
 }
 
@@ -134,21 +145,22 @@ cudaError_t run_sm90_bias_act(const Problem& p) {
 /// run time instead made ptxas spill 400+ bytes in every 128 x 256 kernel.
 /// Unsplit linear kernels stage the column bias in shared memory during the mainloop
 /// (epilogue_stage.cuh), so the epilogue does not wait on its loads, and the cuBLASLt-style
-/// case (column bias and activation, no C) gets its own kernel (run_sm90_bias_act) where
-/// BiasActKernel allows it; without it, the linear kernel runs that case too.
+/// case (column bias and activation, no C) gets its own kernel (run_sm90_bias_act).
+/// AccStage: the bias that kernel starts from (kAccBias: the column bias; kAccRowBias: the row
+/// bias, the transposed two-tile products', whose D column bias it is).
 template <class In, class Out, bool MnA, bool MnB, int BN, bool SplitK, int ClusterM,
-          int BM = 128, bool BiasActKernel = true, int ClusterN = 1>
+          int BM = 128, int AccStage = kAccBias, int ClusterN = 1>
 cudaError_t run_sm90_cfg(const Problem& p) {
-    static_assert(!BiasActKernel || ClusterN == 1, "no bias + activation kernel along N");
-    const EpilogueKind kind = epilogue_kind(p, SplitK);
+    static_assert(AccStage == kAccRowBias || ClusterN == 1,
+                  "a cluster along N: the transposed products' row-bias kernel only");
+    const EpilogueKind kind = epilogue_kind(p, SplitK, accumulator_bias_mode(AccStage));
     if (kind == EpilogueKind::Copy)
         return launch_sm90<
             Sm90Config<In, Out, BN, MnA, MnB, SplitK, ClusterM, 0, BM, ClusterN>, Out>(
             p, EpilogueCopy{});
-    if constexpr (BiasActKernel) {
-        if (kind == EpilogueKind::BiasAct)
-            return run_sm90_bias_act<In, Out, MnA, MnB, BN, SplitK, ClusterM, BM>(p);
-    }
+    if (kind == EpilogueKind::BiasAct)
+        return run_sm90_bias_act<In, Out, MnA, MnB, BN, SplitK, ClusterM, BM, AccStage,
+                                 ClusterN>(p);
     constexpr int Stage = SplitK ? 0 : stage_columns(1);
     return with_activation(p.act, [&](auto act) {
         return launch_sm90<
@@ -240,8 +252,8 @@ cudaError_t run_sm90_short(const Problem& p, int bn) {
 /// 16-bit K-major operands only; anything else is refused. BM = 64 up to 192 rows only: at
 /// 193-208 rows the pairs of 64-row tiles fit wherever the 64-row two tiles would; clustered
 /// 64-row tiles 72 wide only (two_tile_cluster_n). D's column bias is the transposed problem's
-/// row bias, which the linear kernel applies: no bias + activation kernel at these widths (D's
-/// row bias, the one case it would take, runs linear too).
+/// row bias: its bias + activation kernel starts the accumulator from that (kAccRowBias), and
+/// D's row bias runs the linear kernel.
 constexpr int two_tile_max_bn(int bm, int cluster_n) {
     return bm == 128 ? 104 : cluster_n == 2 ? 72 : 96;
 }
@@ -254,7 +266,8 @@ cudaError_t run_sm90_two_tile_width(const Problem& p) {
         return launch_sm90<Sm90Config<In, Out, BN, MnA, MnB, false, 4, 0, BM, ClusterN>, Out>(
             p, EpilogueCopy{});
     } else {
-        return run_sm90_cfg<In, Out, MnA, MnB, BN, false, ClusterM, BM, false, ClusterN>(p);
+        return run_sm90_cfg<In, Out, MnA, MnB, BN, false, ClusterM, BM, kAccRowBias,
+                            ClusterN>(p);
     }
 }
 template <class In, class Out, bool MnA, bool MnB, int BM, int ClusterM, int ClusterN>

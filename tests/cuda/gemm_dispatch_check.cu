@@ -24,6 +24,7 @@ struct Row {
     bool bias_fits;  // bias_in_accumulator
     Kind want;
     bool split = false;  // a split-K kernel
+    BiasMode acc_mode = BiasMode::Col;  // the bias the kernel's accumulator starts from
 };
 
 constexpr Row kRows[] = {
@@ -64,11 +65,23 @@ constexpr Row kRows[] = {
     {1.f, 0.5f, true, BiasMode::Col, Activation::ReLU, true, Kind::Linear, true},
     {1.f, 0.f, true, BiasMode::Col, Activation::SiLU, true, Kind::Linear, true},
     {1.f, 0.f, false, BiasMode::None, Activation::SiLU, false, Kind::Linear, true},
+    // the transposed two-tile kernels start from the row bias (kAccRowBias): D's column bias
+    // there; a column bias of theirs (D's row bias) takes the general epilogue
+    {1.f, 0.f, true, BiasMode::Row, Activation::ReLU, true, Kind::BiasAct, false, BiasMode::Row},
+    {2.f, 0.f, true, BiasMode::Row, Activation::GELU, true, Kind::BiasAct, false, BiasMode::Row},
+    {1.f, 0.f, false, BiasMode::None, Activation::SiLU, false, Kind::BiasAct, false,
+     BiasMode::Row},
+    {1.f, 0.f, true, BiasMode::Col, Activation::ReLU, true, Kind::Linear, false, BiasMode::Row},
+    {1.f, 0.f, true, BiasMode::Row, Activation::ReLU, false, Kind::Linear, false, BiasMode::Row},
+    {1.f, 0.5f, true, BiasMode::Row, Activation::ReLU, true, Kind::Linear, false,
+     BiasMode::Row},
+    {1.f, 0.f, true, BiasMode::Row, Activation::None, true, Kind::BiasAct, false, BiasMode::Row},
 };
 
 constexpr bool every_row_holds() {
     for (const Row& r : kRows)
-        if (epilogue_kind(r.alpha, r.beta, r.bias, r.mode, r.act, r.bias_fits, r.split) != r.want)
+        if (epilogue_kind(r.alpha, r.beta, r.bias, r.mode, r.act, r.bias_fits, r.split,
+                          r.acc_mode) != r.want)
             return false;
     return true;
 }

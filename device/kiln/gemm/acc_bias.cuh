@@ -40,6 +40,13 @@ __host__ __device__ constexpr int bias_bytes(BiasType t) { return t == BiasType:
 /// Config::EpiStage flag: the tile's column bias starts the accumulator (see above).
 inline constexpr int kAccBias = 8;
 
+/// Config::EpiStage flag: the tile's *row* bias starts the accumulator, the same way (a slot of
+/// the tile's BM values, unsplit kernels only): the transposed products' (src/gemm/short_rows.cuh)
+/// D^T = B.A^T, whose D column bias is a row bias of the problem the kernel runs. At 1 x 2 the
+/// column form of this kernel ran 10-16% faster than the linear kernel those products took
+/// (harness, bench/NOTES.md v42).
+inline constexpr int kAccRowBias = 16;
+
 /// What an accumulator-bias kernel needs from its epilogue (EpilogueBiasAct::acc_bias).
 struct AccBias {
     bool present = false;  // no bias: the accumulator starts at 0
@@ -84,6 +91,26 @@ __device__ __forceinline__ void start_from_bias(float (&acc)[NAcc], uint32_t slo
         start([&](int j) { return unpack_pair<__half>(half_word(j)); });
 }
 
+/// acc[4j + e] = scale * bias[lrow + 8 (e / 2)]: the thread's two fragment rows (lrow within the
+/// tile), bias read from the slot at shared-window address `slot`.
+template <int NAcc>
+__device__ __forceinline__ void start_from_row_bias(float (&acc)[NAcc], uint32_t slot, int lrow,
+                                                    BiasType type, float scale) {
+    const auto value = [&](int r) {
+        if (type == BiasType::F32) return __uint_as_float(dev::smem::load_u32(slot + 4u * r));
+        const uint32_t pair = dev::smem::load_u32(slot + 2u * (r & ~1));
+        const uint16_t bits = uint16_t(r & 1 ? pair >> 16 : pair & 0xffffu);
+        return type == BiasType::BF16 ? __uint_as_float(uint32_t(bits) << 16)
+                                      : __half2float(__ushort_as_half(bits));
+    };
+    const float b0 = scale * value(lrow), b1 = scale * value(lrow + 8);
+#pragma unroll
+    for (int j = 0; j < NAcc / 4; ++j) {
+        acc[4 * j] = acc[4 * j + 1] = b0;
+        acc[4 * j + 2] = acc[4 * j + 3] = b1;
+    }
+}
+
 #if !defined(__CUDACC_RTC__)
 /// Whether a call's bias can start the accumulator: TMA reads it (16-byte aligned base, batch
 /// stride a multiple of 16 bytes) and alpha is finite with |alpha| >= 1. Below 1, bias / alpha
@@ -98,7 +125,7 @@ inline bool bias_in_accumulator(const void* bias, BiasType type, int64_t batch_s
 }
 
 /// The bias's map: rank 2 {N, batches} (batches = 1 for one bias shared by every batch), box
-/// {bn, 1}, no swizzle; TMA fills the columns past N with zeros.
+/// {bn, 1}, no swizzle; TMA fills the columns past N with zeros. A row bias passes M and BM.
 inline bool make_bias_map(CUtensorMap* map, const void* bias, BiasType type, int N, int batch,
                           int64_t batch_stride, int bn) {
     const CUtensorMapDataType dt = type == BiasType::F32    ? CU_TENSOR_MAP_DATA_TYPE_FLOAT32

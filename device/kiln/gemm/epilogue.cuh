@@ -239,13 +239,14 @@ struct EpilogueLinear {
 };
 
 /// D = act(alpha * acc + bias[col]): the cuBLASLt-style fused epilogue (a column bias or none,
-/// no C) as a kernel of its own, for the wgmma kernel built with Config::EpiStage = kAccBias:
-/// the bias reaches the accumulator before the mainloop (acc_bias.cuh), so this epilogue only
+/// no C) as a kernel of its own, for the wgmma kernel built with Config::EpiStage = kAccBias
+/// (or kAccRowBias: the bias is per row, the transposed products' D column bias): the bias
+/// reaches the accumulator before the mainloop (acc_bias.cuh), so this epilogue only
 /// scales and activates, with no run-time branch beyond alpha == 1 (bench/NOTES.md, v12, v22).
 template <Activation ActT>
 struct EpilogueBiasAct {
     float alpha = 1.f;
-    const void* bias = nullptr;  // per column; nullptr: none
+    const void* bias = nullptr;  // per column (per row with kAccRowBias); nullptr: none
     BiasType bias_type = BiasType::F32;
     int64_t batch_stride_bias = 0;
 

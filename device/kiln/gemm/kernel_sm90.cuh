@@ -92,7 +92,7 @@ inline constexpr dev::wgmma::DType wgmma_type =
 /// EpiStage: stage_columns(n) | kStageC (epilogue_stage.cuh): the epilogue's n column vectors
 /// and C's tile are brought into shared memory during the mainloop (C: the staging buffer grows
 /// to the warpgroup's whole 64 x BN part, one store round per tile); or kAccBias (acc_bias.cuh):
-/// the tile's column bias starts the accumulator.
+/// the tile's column bias starts the accumulator; or kAccRowBias: its row bias does.
 /// BM: 128 (two consumer warpgroups) or 64 (one), the tile's rows.
 /// ClusterN: CTAs per cluster along N (2: the pair shares the A tile), or 1.
 template <class ElementT, class OutT, int BN_ = 256, int Stages_ = 4, int ClusterM_ = 1,
@@ -174,10 +174,14 @@ struct Config {
     static constexpr int ColumnVectors = EpiStage_ & 3;
     static constexpr bool StageColumns = ColumnVectors > 0;
     static constexpr bool StageC = (EpiStage_ & kStageC) != 0;
-    static constexpr bool AccBias = (EpiStage_ & kAccBias) != 0;
+    static constexpr bool AccBias = (EpiStage_ & (kAccBias | kAccRowBias)) != 0;
+    static constexpr bool AccBiasRows = (EpiStage_ & kAccRowBias) != 0;  // else columns
     static_assert(!AccBias || (!StageC && !StageColumns && Planes == 1),
                   "accumulator bias: real tiles, nothing else staged");
-    static constexpr int AccBiasBytes = AccBias ? BN * 4 : 0;  // one fp32 bias tile at most
+    static_assert(!AccBiasRows || ((EpiStage_ & kAccBias) == 0 && !SplitK),
+                  "accumulator row bias: not also by columns, unsplit");
+    static constexpr int AccBiasLength = AccBiasRows ? BM : BN;  // the slot's bias values
+    static constexpr int AccBiasBytes = AccBias ? AccBiasLength * 4 : 0;  // fp32 at most
     static_assert(!StageC || StagedStore, "staged C: 16-bit real outputs (the staging buffer)");
     static_assert(!(StageC || StageColumns) || !SplitK,
                   "staged epilogue inputs: unsplit tiles (every unit runs its epilogue)");
@@ -639,14 +643,17 @@ __global__ void __launch_bounds__(Cfg::Threads, 1)
             // free once they started the previous tile, long before this one.
             if (acc_bias.present) {
                 dev::mbarrier::wait(bias_empty, bias_phase ^ 1u);
-                dev::mbarrier::arrive_expect_tx(bias_full, BN * bias_bytes(acc_bias.type));
+                dev::mbarrier::arrive_expect_tx(bias_full,
+                                                Cfg::AccBiasLength * bias_bytes(acc_bias.type));
                 // A split tile's bias goes into split 0's accumulator only: the other splits
                 // load a box wholly past N, which TMA fills with zeros, so that every unit
                 // starts its accumulator the same way (acc_bias.cuh). The box starts on a tile
                 // boundary: at N itself (an fp32 bias with N = 1990: not 16-byte aligned) the
-                // load raised an illegal-instruction error.
-                const int bias_col = w.split == 0 ? tc.n * BN : (p.N + BN - 1) / BN * BN;
-                dev::tma::load(bias_slot, &tm_e, bias_full, bias_col,
+                // load raised an illegal-instruction error. A row bias: the tile's rows.
+                const int bias_at = Cfg::AccBiasRows ? tc.m * BM
+                                    : w.split == 0   ? tc.n * BN
+                                                     : (p.N + BN - 1) / BN * BN;
+                dev::tma::load(bias_slot, &tm_e, bias_full, bias_at,
                                acc_bias.batched ? tc.batch : 0);
                 bias_phase ^= 1u;
             }
@@ -798,8 +805,14 @@ __global__ void __launch_bounds__(Cfg::Threads, 1)
                     dev::mbarrier::wait(bias_full, bias_phase);
                     bias_phase ^= 1u;
                 }
-                start_from_bias(acc[0], dev::smem::address(bias_slot),
-                                dev::wgmma::accumulator_col(t, 0), acc_bias.type, acc_bias.scale);
+                if constexpr (Cfg::AccBiasRows)
+                    start_from_row_bias(acc[0], dev::smem::address(bias_slot),
+                                        64 * cw + dev::wgmma::accumulator_row(t, 0),
+                                        acc_bias.type, acc_bias.scale);
+                else
+                    start_from_bias(acc[0], dev::smem::address(bias_slot),
+                                    dev::wgmma::accumulator_col(t, 0), acc_bias.type,
+                                    acc_bias.scale);
                 if (acc_bias.present) {
                     // Every lane's reads are done before its warp frees the slot.
                     __syncwarp();

@@ -230,8 +230,8 @@ cudaError_t launch_planes(const OperandView* va, const OperandView* vb, typename
         if (!epi.takes_alpha()) return cudaErrorInvalidValue;
         if (epi.bias && (!bias_in_accumulator(epi.bias, epi.bias_type, epi.batch_stride_bias,
                                               epi.alpha) ||
-                         !make_bias_map(&me, epi.bias, epi.bias_type, N, batch,
-                                        epi.batch_stride_bias, Cfg::BN)))
+                         !make_bias_map(&me, epi.bias, epi.bias_type, Cfg::AccBiasRows ? M : N,
+                                        batch, epi.batch_stride_bias, Cfg::AccBiasLength)))
             return cudaErrorInvalidValue;
     }
 
