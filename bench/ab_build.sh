@@ -36,3 +36,18 @@ unpack_library() {
     || { echo "unpack_library: cannot unpack $1"; return 1; }
   export KILN_GEMM_LIB=build-gemm/libkiln_gemm.so
 }
+
+# library_check R S: the library's checks on a GPU (after unpack_library): gemm_check.py into
+# R/gemm_check_S.txt (its PASS count and every other line printed), then compute-sanitizer
+# memcheck and racecheck on tests/gpu/gemm_small.py into R/sanitizer_S_{memcheck,racecheck}.txt.
+library_check() {
+  local r=$1 s=$2 tool
+  timeout 200 python3 bench/gemm_check.py > "$r/gemm_check_$s.txt" 2>&1
+  echo "gemm_check rc=$? PASS=$(grep -c '^PASS' "$r/gemm_check_$s.txt")"
+  grep -v "^PASS" "$r/gemm_check_$s.txt" | head -20
+  for tool in memcheck racecheck; do
+    timeout 200 compute-sanitizer --tool $tool --error-exitcode 3 python3 tests/gpu/gemm_small.py \
+      > "$r/sanitizer_${s}_$tool.txt" 2>&1 && echo "compute-sanitizer $tool: clean" \
+      || { echo "compute-sanitizer $tool: FAILED"; tail -20 "$r/sanitizer_${s}_$tool.txt"; }
+  done
+}

@@ -15,16 +15,8 @@ SECONDS=0
 unpack_library build-s37/libkiln_gemm.so.xz || exit 1
 export PYTHONUNBUFFERED=1
 if [ "${PART:-check}" = check ]; then
-  timeout 200 python3 bench/gemm_check.py > $R/gemm_check_${S:-s37}.txt 2>&1
-  echo "gemm_check rc=$? PASS=$(grep -c '^PASS' $R/gemm_check_${S:-s37}.txt)"
-  grep -v "^PASS" $R/gemm_check_${S:-s37}.txt | head -20
+  library_check $R ${S:-s37}
   echo "${SECONDS}s"
-  for tool in memcheck racecheck; do
-    timeout 200 compute-sanitizer --tool $tool --error-exitcode 3 python3 tests/gpu/gemm_small.py \
-      > $R/sanitizer_${S:-s37}_$tool.txt 2>&1 && echo "compute-sanitizer $tool: clean" \
-      || { echo "compute-sanitizer $tool: FAILED"; tail -20 $R/sanitizer_${S:-s37}_$tool.txt; }
-    echo "${SECONDS}s"
-  done
 elif [ "$PART" = time ]; then
   for sample in 1 2 relu cold; do
     a=(); [ $sample = relu ] && a=(relu); [ $sample = cold ] && a=(--cold)

@@ -12,14 +12,7 @@ S=s38d
 SECONDS=0
 unpack_library build-s38/libkiln_gemm.so.xz || exit 1
 export PYTHONUNBUFFERED=1
-timeout 200 python3 bench/gemm_check.py > $R/gemm_check_$S.txt 2>&1
-echo "gemm_check rc=$? PASS=$(grep -c '^PASS' $R/gemm_check_$S.txt)"
-grep -v "^PASS" $R/gemm_check_$S.txt | head -20
-for tool in memcheck racecheck; do
-  timeout 200 compute-sanitizer --tool $tool --error-exitcode 3 python3 tests/gpu/gemm_small.py \
-    > $R/sanitizer_${S}_$tool.txt 2>&1 && echo "compute-sanitizer $tool: clean" \
-    || { echo "compute-sanitizer $tool: FAILED"; tail -20 $R/sanitizer_${S}_$tool.txt; }
-done
+library_check $R $S
 echo "${SECONDS}s"
 {
   timeout 200 python3 bench/skinny_ab.py "rowbias" twotilequad relu 2>&1

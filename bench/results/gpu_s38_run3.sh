@@ -15,16 +15,8 @@ SECONDS=0
 unpack_library build-s38/libkiln_gemm.so.xz || exit 1
 export PYTHONUNBUFFERED=1
 if [ "${PART:-check}" = check ]; then
-  timeout 200 python3 bench/gemm_check.py > $R/gemm_check_$S.txt 2>&1
-  echo "gemm_check rc=$? PASS=$(grep -c '^PASS' $R/gemm_check_$S.txt)"
-  grep -v "^PASS" $R/gemm_check_$S.txt | head -20
+  library_check $R $S
   echo "${SECONDS}s"
-  for tool in memcheck racecheck; do
-    timeout 200 compute-sanitizer --tool $tool --error-exitcode 3 python3 tests/gpu/gemm_small.py \
-      > $R/sanitizer_${S}_$tool.txt 2>&1 && echo "compute-sanitizer $tool: clean" \
-      || { echo "compute-sanitizer $tool: FAILED"; tail -20 $R/sanitizer_${S}_$tool.txt; }
-    echo "${SECONDS}s"
-  done
   for s in 176x7168x2048 176x8192x2048 144x7168x1024 200x6144x4096 176x7168x8192; do
     KILN_GEMM_DEBUG=1 python3 bench/ncu_one.py ${s//x/ } 2>&1 | grep -m1 "kiln sm90" | sed "s/^/$s: /"
   done | tee $R/launches_$S.txt | cut -c1-200

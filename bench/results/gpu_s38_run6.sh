@@ -15,14 +15,7 @@ unpack_library build-s38/libkiln_gemm.so.xz || exit 1
 export PYTHONUNBUFFERED=1
 case ${PART:-check} in
 check)
-  timeout 200 python3 bench/gemm_check.py > $R/gemm_check_$S.txt 2>&1
-  echo "gemm_check rc=$? PASS=$(grep -c '^PASS' $R/gemm_check_$S.txt)"
-  grep -v "^PASS" $R/gemm_check_$S.txt | head -20
-  for tool in memcheck racecheck; do
-    timeout 200 compute-sanitizer --tool $tool --error-exitcode 3 python3 tests/gpu/gemm_small.py \
-      > $R/sanitizer_${S}_$tool.txt 2>&1 && echo "compute-sanitizer $tool: clean" \
-      || { echo "compute-sanitizer $tool: FAILED"; tail -20 $R/sanitizer_${S}_$tool.txt; }
-  done
+  library_check $R $S
   for s in "176 7168 2048" "176 7168 2048 relu" "144 7168 1024" "144 7168 1024 gelu" \
            "176 8192 2048" "200 6144 4096" "176 7168 8192"; do
     KILN_GEMM_DEBUG=1 python3 bench/ncu_one.py $s 2>&1 | grep -m1 "kiln sm90" | sed "s/^/$s: /"
