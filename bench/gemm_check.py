@@ -300,8 +300,8 @@ case_linear(7, 8448, 128, alpha=0.5, act="silu", want="tma")
 case_linear(16, 4001, 264, ldc_pad=7, want="tma")
 case_linear(40, 4001, 520, batch=2, ldc_pad=1, act="relu", bias_mode="col", want="tma")
 case_linear(40, 4001, 264, ldc_pad=2, want="tma")
-# a row bias is the transposed problem's column bias: the bias + activation kernel, and a batch
-# of ragged ones with alpha < 1 on the linear epilogue
+# a row bias is the transposed problem's column bias: the linear kernel, one with ReLU and a
+# batch of ragged ones with alpha < 1
 case_linear(16, 8192, 512, act="relu", bias_mode="row", want="tma")
 case_linear(5, 4000, 264, batch=3, alpha=0.5, act="gelu", bias_mode="row",
             bias_dt=torch.bfloat16, want="tma")
@@ -313,6 +313,16 @@ case_linear(3, 2000, 2104, out_dt=torch.float32, act="gelu", bias_mode="col",
 case_linear(40, 1000, 4104, batch=2, in_dt=torch.float16, out_dt=torch.float16, act="relu",
             bias_mode="col", want="tma")
 case_linear(64, 4096, 2048, alpha=0.5, act="silu", want="tma")
+# the column bias starting split 0's accumulator as the transposed problem's row bias (the other
+# splits load a box past the weights' last tile: zeros): alpha 2 with an fp16 bias, ragged
+# weights in a batch of bf16 biases, SiLU with a bias (split: the linear kernel), a bias TMA
+# cannot read (offset by one element: the linear kernel)
+case_linear(16, 4096, 4096, in_dt=torch.float16, out_dt=torch.float16, alpha=2.0, act="relu",
+            bias_mode="col", bias_dt=torch.float16, want="tma")
+case_linear(12, 1930, 4160, batch=2, act="gelu", bias_mode="col", bias_dt=torch.bfloat16,
+            want="tma")
+case_linear(16, 4096, 4096, act="silu", bias_mode="col", want="tma")
+case_linear(16, 4096, 4096, act="relu", bias_mode="col", bias_offset=1, want="tma")
 # short products (src/gemm/short_rows.cuh): 65 to 128 or 193 to 256 rows on paired 64-row
 # tiles, 64 wide (127 x 4096: 64 pairs; 65 x 4224: 66, the second M-tile one row; 96 x 2100 b2:
 # ragged N, whose last B box overhangs in the second CTA's half, direct stores) or 128 wide

@@ -47,7 +47,10 @@ products: few rows and two tiles, whose D^T is stored in row pairs since session
 KILN_GEMM_COLUMN_PAIRS=0 stores it element by element, as before), `twotilequad` (clustered
 128-row two tiles whose clusters run 4 x 2 since session 38 up to K = 4096 where all are
 resident, and three at K = 8192 past that bound: KILN_GEMM_TWO_TILE_QUAD_MAX_K=0 runs them 1 x 2,
-as before, =128 runs all of them 4 x 2)
+as before, =128 runs all of them 4 x 2), `fewbias` (few-row products, split and unsplit, with
+their D column bias starting the accumulator as the transposed problem's row bias since session
+39; 64 x 28672 x 8192, past one wave, runs as written: a control), `fewlow` (its shapes under
+1.0 of cuBLASLt in session 39's first run, for sweeping KILN_GEMM_SPLITK)
 and `onewave` (one full wave of 128 x 256 tiles, which the heuristic runs unpaired:
 KILN_GEMM_CLUSTER=2 pairs them).
 A third argument, `relu` or `gelu`, times bias + activation against cuBLASLt's fused epilogue
@@ -136,6 +139,11 @@ SETS = {
                     (176, 7168, 1024), (208, 6144, 1024), (144, 7168, 2048), (160, 7168, 2048),
                     (136, 7168, 1024), (176, 7168, 4096), (200, 6144, 4096), (184, 5120, 3072),
                     (176, 7168, 8192), (200, 6144, 8192), (160, 7168, 8192)),
+    "fewbias": ((16, 8192, 8192), (64, 8192, 8192), (16, 4096, 4096), (32, 14336, 4096),
+                (8, 8192, 28672), (16, 4096, 14336), (64, 4096, 11008), (1, 8192, 8192),
+                (16, 2048, 8192), (16, 5120, 5120), (64, 28672, 8192)),
+    "fewlow": ((16, 8192, 8192), (32, 14336, 4096), (64, 4096, 11008), (16, 5120, 5120),
+               (1, 8192, 8192), (64, 8192, 8192)),
     "twotilewidth": ((129, 4096, 8192), (129, 4224, 8192), (144, 4096, 8192), (136, 5120, 5120),
                      (140, 6144, 6144), (168, 6144, 8192), (176, 7168, 8192)),
 }

@@ -10,6 +10,7 @@
 #include <array>
 #include <cuda_runtime.h>
 #include "dispatch.h"
+#include "kiln/gemm/cluster_residency.cuh"
 
 namespace kiln::gemm::detail {
 
@@ -27,23 +28,7 @@ int query_resident_clusters(int size) {
         cudaGetLastError();
         return 0;
     }
-    cudaLaunchConfig_t q{};
-    q.gridDim = dim3(size);
-    q.blockDim = dim3(kProbeThreads);
-    q.dynamicSmemBytes = kProbeSmemBytes;
-    cudaLaunchAttribute a[1];
-    a[0].id = cudaLaunchAttributeClusterDimension;
-    a[0].val.clusterDim.x = size;
-    a[0].val.clusterDim.y = 1;
-    a[0].val.clusterDim.z = 1;
-    q.attrs = a;
-    q.numAttrs = 1;
-    int n = 0;
-    if (cudaOccupancyMaxActiveClusters(&n, cluster_probe_kernel, &q) != cudaSuccess) {
-        cudaGetLastError();
-        return 0;
-    }
-    return n;
+    return resident_clusters(cluster_probe_kernel, size, kProbeThreads, kProbeSmemBytes);
 }
 
 }  // namespace

@@ -171,11 +171,13 @@ cudaError_t run_sm90_cfg(const Problem& p) {
 
 /// The split-capable kernel only where K is split: compiled in, its fix-up cost unsplit
 /// launches ~7% on a short problem (decode-ish 256x8192x8192: 0.82x cuBLAS with it, 0.88x
-/// without, the same run; bench/NOTES.md v10).
-template <class In, class Out, bool MnA, bool MnB, int BN, int ClusterM, int BM = 128>
+/// without, the same run; bench/NOTES.md v10). AccStage: as run_sm90_cfg's.
+template <class In, class Out, bool MnA, bool MnB, int BN, int ClusterM, int BM = 128,
+          int AccStage = kAccBias>
 cudaError_t run_sm90_split(const Problem& p) {
-    return p.split.splits > 1 ? run_sm90_cfg<In, Out, MnA, MnB, BN, true, ClusterM, BM>(p)
-                              : run_sm90_cfg<In, Out, MnA, MnB, BN, false, ClusterM, BM>(p);
+    return p.split.splits > 1
+               ? run_sm90_cfg<In, Out, MnA, MnB, BN, true, ClusterM, BM, AccStage>(p)
+               : run_sm90_cfg<In, Out, MnA, MnB, BN, false, ClusterM, BM, AccStage>(p);
 }
 
 /// Whether a paired 128-wide launch of this epilogue kind runs in pairs: on the bias +
@@ -203,12 +205,14 @@ cudaError_t run_sm90_act(const Problem& p) {
 }
 
 /// 128 x BN tiles (BN = 64 or 16), unpaired, split or not: the few-row product run transposed
-/// (few_rows.cuh), for 16-bit K-major operands only; anything else is refused.
+/// (few_rows.cuh), for 16-bit K-major operands only; anything else is refused. D's column bias
+/// is the transposed problem's row bias: its bias + activation kernel starts the accumulator
+/// from that (kAccRowBias), as the two-tile product's does; D's row bias runs the linear kernel.
 template <class In, class Out, bool MnA, bool MnB, int BN>
 cudaError_t run_sm90_narrow(const Problem& p) {
     if constexpr (sizeof(In) == 2 && !MnA && !MnB) {
         if (p.cluster_m != 1) return cudaErrorInvalidValue;
-        return run_sm90_split<In, Out, MnA, MnB, BN, 1>(p);
+        return run_sm90_split<In, Out, MnA, MnB, BN, 1, 128, kAccRowBias>(p);
     } else {
         return cudaErrorInvalidValue;
     }
@@ -262,7 +266,7 @@ cudaError_t run_sm90_two_tile_width(const Problem& p) {
     if constexpr (BN > two_tile_max_bn(BM, ClusterN)) {
         return cudaErrorInvalidValue;
     } else if constexpr (ClusterM == 4) {
-        if (epilogue_kind(p, false) != EpilogueKind::Copy) return cudaErrorInvalidValue;
+        if (!plain_epilogue(p)) return cudaErrorInvalidValue;
         return launch_sm90<Sm90Config<In, Out, BN, MnA, MnB, false, 4, 0, BM, ClusterN>, Out>(
             p, EpilogueCopy{});
     } else {

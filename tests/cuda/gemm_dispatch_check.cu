@@ -65,8 +65,8 @@ constexpr Row kRows[] = {
     {1.f, 0.5f, true, BiasMode::Col, Activation::ReLU, true, Kind::Linear, true},
     {1.f, 0.f, true, BiasMode::Col, Activation::SiLU, true, Kind::Linear, true},
     {1.f, 0.f, false, BiasMode::None, Activation::SiLU, false, Kind::Linear, true},
-    // the transposed two-tile kernels start from the row bias (kAccRowBias): D's column bias
-    // there; a column bias of theirs (D's row bias) takes the general epilogue
+    // the transposed kernels (two tiles, few rows) start from the row bias (kAccRowBias): D's
+    // column bias there; a column bias of theirs (D's row bias) takes the general epilogue
     {1.f, 0.f, true, BiasMode::Row, Activation::ReLU, true, Kind::BiasAct, false, BiasMode::Row},
     {2.f, 0.f, true, BiasMode::Row, Activation::GELU, true, Kind::BiasAct, false, BiasMode::Row},
     {1.f, 0.f, false, BiasMode::None, Activation::SiLU, false, Kind::BiasAct, false,
@@ -76,6 +76,11 @@ constexpr Row kRows[] = {
     {1.f, 0.5f, true, BiasMode::Row, Activation::ReLU, true, Kind::Linear, false,
      BiasMode::Row},
     {1.f, 0.f, true, BiasMode::Row, Activation::None, true, Kind::BiasAct, false, BiasMode::Row},
+    // the few-row kernels split K: split 0 starts from the row bias, SiLU as above
+    {1.f, 0.f, true, BiasMode::Row, Activation::ReLU, true, Kind::BiasAct, true, BiasMode::Row},
+    {-2.f, 0.f, true, BiasMode::Row, Activation::GELU, true, Kind::BiasAct, true, BiasMode::Row},
+    {1.f, 0.f, true, BiasMode::Row, Activation::SiLU, true, Kind::Linear, true, BiasMode::Row},
+    {1.f, 0.f, true, BiasMode::Col, Activation::GELU, true, Kind::Linear, true, BiasMode::Row},
 };
 
 constexpr bool every_row_holds() {

@@ -41,10 +41,10 @@ __host__ __device__ constexpr int bias_bytes(BiasType t) { return t == BiasType:
 inline constexpr int kAccBias = 8;
 
 /// Config::EpiStage flag: the tile's *row* bias starts the accumulator, the same way (a slot of
-/// the tile's BM values, unsplit kernels only): the transposed products' (src/gemm/short_rows.cuh)
-/// D^T = B.A^T, whose D column bias is a row bias of the problem the kernel runs. At 1 x 2 the
-/// column form of this kernel ran 10-16% faster than the linear kernel those products took
-/// (harness, bench/NOTES.md v42).
+/// the tile's BM values; split 0's, in split kernels): the transposed products'
+/// (src/gemm/short_rows.cuh, few_rows.cuh) D^T = B.A^T, whose D column bias is a row bias of the
+/// problem the kernel runs. At 1 x 2 the column form of this kernel ran 10-16% faster than the
+/// linear kernel those products took (harness, bench/NOTES.md v42).
 inline constexpr int kAccRowBias = 16;
 
 /// What an accumulator-bias kernel needs from its epilogue (EpilogueBiasAct::acc_bias).

@@ -178,8 +178,8 @@ struct Config {
     static constexpr bool AccBiasRows = (EpiStage_ & kAccRowBias) != 0;  // else columns
     static_assert(!AccBias || (!StageC && !StageColumns && Planes == 1),
                   "accumulator bias: real tiles, nothing else staged");
-    static_assert(!AccBiasRows || ((EpiStage_ & kAccBias) == 0 && !SplitK),
-                  "accumulator row bias: not also by columns, unsplit");
+    static_assert(!AccBiasRows || (EpiStage_ & kAccBias) == 0,
+                  "accumulator row bias: not also by columns");
     static constexpr int AccBiasLength = AccBiasRows ? BM : BN;  // the slot's bias values
     static constexpr int AccBiasBytes = AccBias ? AccBiasLength * 4 : 0;  // fp32 at most
     static_assert(!StageC || StagedStore, "staged C: 16-bit real outputs (the staging buffer)");
@@ -646,13 +646,16 @@ __global__ void __launch_bounds__(Cfg::Threads, 1)
                 dev::mbarrier::arrive_expect_tx(bias_full,
                                                 Cfg::AccBiasLength * bias_bytes(acc_bias.type));
                 // A split tile's bias goes into split 0's accumulator only: the other splits
-                // load a box wholly past N, which TMA fills with zeros, so that every unit
-                // starts its accumulator the same way (acc_bias.cuh). The box starts on a tile
-                // boundary: at N itself (an fp32 bias with N = 1990: not 16-byte aligned) the
-                // load raised an illegal-instruction error. A row bias: the tile's rows.
-                const int bias_at = Cfg::AccBiasRows ? tc.m * BM
-                                    : w.split == 0   ? tc.n * BN
-                                                     : (p.N + BN - 1) / BN * BN;
+                // load a box wholly past the bias (N columns, or M rows for a row bias), which
+                // TMA fills with zeros, so that every unit starts its accumulator the same way
+                // (acc_bias.cuh). The box starts on a tile boundary: at N itself (an fp32 bias
+                // with N = 1990: not 16-byte aligned) the load raised an illegal-instruction
+                // error.
+                const int bias_tile = Cfg::AccBiasRows ? tc.m : tc.n;
+                const int bias_tiles = Cfg::AccBiasRows ? (p.M + BM - 1) / BM
+                                                        : (p.N + BN - 1) / BN;
+                const int bias_at =
+                    (w.split == 0 ? bias_tile : bias_tiles) * Cfg::AccBiasLength;
                 dev::tma::load(bias_slot, &tm_e, bias_full, bias_at,
                                acc_bias.batched ? tc.batch : 0);
                 bias_phase ^= 1u;

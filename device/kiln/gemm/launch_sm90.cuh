@@ -8,6 +8,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <cuda_runtime.h>
+#include "kiln/gemm/cluster_residency.cuh"
 #include "kiln/gemm/env.h"
 #include "kiln/gemm/kernel_sm90.cuh"
 
@@ -257,26 +258,11 @@ cudaError_t launch_planes(const OperandView* va, const OperandView* vb, typename
     static const cudaError_t attr = cudaFuncSetAttribute(
         kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, Cfg::SmemBytes);  // once per kernel
     if (attr != cudaSuccess) return attr;
-    // A persistent grid must be co-resident. With clusters, GPCs with an odd number of free SMs
-    // leave SMs unused, so fewer than sms/2 pairs fit: ask the occupancy API, or the extra
-    // clusters would run as a second wave and double the time.
+    // A persistent grid must be co-resident (cluster_residency.cuh: clusters leave SMs idle).
     static const int max_clusters = [&] {
         if (Cfg::ClusterSize == 1) return sms;
-        cudaLaunchConfig_t q{};
-        q.gridDim = dim3(sms / Cfg::ClusterSize * Cfg::ClusterSize);
-        q.blockDim = dim3(Cfg::Threads);
-        q.dynamicSmemBytes = Cfg::SmemBytes;
-        cudaLaunchAttribute a[1];
-        a[0].id = cudaLaunchAttributeClusterDimension;
-        a[0].val.clusterDim.x = Cfg::ClusterSize;
-        a[0].val.clusterDim.y = 1;
-        a[0].val.clusterDim.z = 1;
-        q.attrs = a;
-        q.numAttrs = 1;
-        int n = 0;
-        if (cudaOccupancyMaxActiveClusters(&n, kernel, &q) != cudaSuccess || n < 1)
-            n = sms / Cfg::ClusterSize;
-        return n;
+        const int n = resident_clusters(kernel, Cfg::ClusterSize, Cfg::Threads, Cfg::SmemBytes);
+        return n >= 1 ? n : sms / Cfg::ClusterSize;
     }();
     const int grid = std::min(max_clusters, sched.total()) * Cfg::ClusterSize;
     if (std::getenv("KILN_GEMM_DEBUG"))
