@@ -323,6 +323,16 @@ case_linear(12, 1930, 4160, batch=2, act="gelu", bias_mode="col", bias_dt=torch.
             want="tma")
 case_linear(16, 4096, 4096, act="silu", bias_mode="col", want="tma")
 case_linear(16, 4096, 4096, act="relu", bias_mode="col", bias_offset=1, want="tma")
+# few rows against three quarters of a wave of 64-wide tiles or more: 4-CTA clusters along M
+# sharing the activations' tile (few_rows_cluster_m): 112 tiles with the column bias (the
+# row-bias start), 102 tiles (the last cluster's last two CTAs past the weights) with an fp32
+# output, a batch of 55 tiles each (the last cluster of each batch one CTA short), D's row bias
+# (the linear kernel) in fp16
+case_linear(32, 14336, 512, act="relu", bias_mode="col", bias_dt=torch.bfloat16, want="tma")
+case_linear(40, 13000, 1000, out_dt=torch.float32, act="gelu", bias_mode="col", want="tma")
+case_linear(33, 7000, 520, batch=2, want="tma")
+case_linear(64, 13000, 264, in_dt=torch.float16, out_dt=torch.float16, act="relu",
+            bias_mode="row", bias_dt=torch.float16, want="tma")
 # short products (src/gemm/short_rows.cuh): 65 to 128 or 193 to 256 rows on paired 64-row
 # tiles, 64 wide (127 x 4096: 64 pairs; 65 x 4224: 66, the second M-tile one row; 96 x 2100 b2:
 # ragged N, whose last B box overhangs in the second CTA's half, direct stores) or 128 wide

@@ -50,7 +50,10 @@ resident, and three at K = 8192 past that bound: KILN_GEMM_TWO_TILE_QUAD_MAX_K=0
 as before, =128 runs all of them 4 x 2), `fewbias` (few-row products, split and unsplit, with
 their D column bias starting the accumulator as the transposed problem's row bias since session
 39; 64 x 28672 x 8192, past one wave, runs as written: a control), `fewlow` (its shapes under
-1.0 of cuBLASLt in session 39's first run, for sweeping KILN_GEMM_SPLITK)
+1.0 of cuBLASLt in session 39's first run, for sweeping KILN_GEMM_SPLITK), `fewcluster` (17-64
+rows against 96-132 weight tiles, which run in 4-CTA clusters from 99 tiles since session 39:
+KILN_GEMM_FEW_ROWS_CLUSTER=1 runs them unclustered, =4 clusters 96 tiles too), `fewclusterlow`
+(17-64 rows against 64-96 weight tiles, at and under that bound: =4 clusters them)
 and `onewave` (one full wave of 128 x 256 tiles, which the heuristic runs unpaired:
 KILN_GEMM_CLUSTER=2 pairs them).
 A third argument, `relu` or `gelu`, times bias + activation against cuBLASLt's fused epilogue
@@ -144,6 +147,10 @@ SETS = {
                 (16, 2048, 8192), (16, 5120, 5120), (64, 28672, 8192)),
     "fewlow": ((16, 8192, 8192), (32, 14336, 4096), (64, 4096, 11008), (16, 5120, 5120),
                (1, 8192, 8192), (64, 8192, 8192)),
+    "fewcluster": ((32, 14336, 4096), (64, 14336, 4096), (32, 12800, 4096), (64, 13312, 8192),
+                   (48, 16384, 4096), (24, 16896, 2048), (32, 12288, 4096)),
+    "fewclusterlow": ((64, 8192, 8192), (32, 10240, 4096), (32, 11264, 4096),
+                      (64, 11776, 4096), (32, 12288, 4096)),
     "twotilewidth": ((129, 4096, 8192), (129, 4224, 8192), (144, 4096, 8192), (136, 5120, 5120),
                      (140, 6144, 6144), (168, 6144, 8192), (176, 7168, 8192)),
 }

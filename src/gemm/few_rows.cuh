@@ -77,6 +77,31 @@ constexpr int few_rows_splits(int64_t tiles, int64_t k_blocks, int sms) {
     return fill >= 2 ? int(fill) : 1;
 }
 
+/// The few-row product's weight tiles in 4-CTA clusters along M, which share the activations'
+/// tile by multicast (as cuBLAS's tst_128x32_64x10_4x1 at 32 x 14336 x 4096): 64-wide tiles,
+/// unsplit, from 3/5 of the `sms` SMs' tiles on (80 of 132), where the device keeps them all
+/// resident (`resident4`: 4-CTA clusters it keeps; 30 on an H200). In the library (H200,
+/// bench/NOTES.md v43) 80-112 tiles ran +3.5-5% so (32 x 14336 x 4096 0.93 -> 0.97 of cuBLAS,
+/// bias + ReLU 0.94 -> 0.99; 32 x 10240 x 4096, 80 tiles, 0.78 -> 0.82), while 64 tiles ran 21%
+/// slower (64 x 8192 x 8192 1.02 -> 0.79): clusters fill whole GPCs, so a grid of half the SMs
+/// in clusters crowds into half the GPCs where the unclustered one spreads over all of them.
+/// 16-wide tiles lost 1-25% in 2- and 4-CTA clusters at 32-64 tiles (harness).
+/// `forced`: KILN_GEMM_FEW_ROWS_CLUSTER (1: never, 4: wherever the tiles and clusters allow;
+/// A/B runs), else -1.
+inline constexpr int kFewRowsClusterM = 4;
+constexpr int few_rows_cluster_m(int64_t tiles, int splits, int bn, int sms, int resident4,
+                                 int forced = -1) {
+    if (forced == 1 || bn != 64 || splits != 1) return 1;
+    if ((tiles + kFewRowsClusterM - 1) / kFewRowsClusterM > resident4) return 1;
+    return forced == kFewRowsClusterM || tiles * 5 >= int64_t(sms) * 3 ? kFewRowsClusterM : 1;
+}
+
+/// KILN_GEMM_FEW_ROWS_CLUSTER=1|4 (few_rows_cluster_m's `forced`).
+inline int few_rows_cluster_override() {
+    static const int env = env_int("KILN_GEMM_FEW_ROWS_CLUSTER", -1);
+    return env;
+}
+
 /// p as D^T = B.A^T: rows and columns swap, so do A and B; D^T's element (n, m) is D's (m, n),
 /// at m * ldc + n; D's column bias is D^T's row bias, and its row bias D^T's column bias.
 constexpr Problem transposed_problem(const Problem& p) {

@@ -83,13 +83,17 @@ SplitK split_workspace(const Problem& p, int64_t cta_tiles, int splits, int bm, 
 }
 
 /// The few-row product transposed (few_rows.cuh) on 128 x few_rows_tile_n tiles, K split
-/// where the tiles leave SMs idle (few_rows_splits; the KILN_GEMM_SPLITK override applied).
+/// where the tiles leave SMs idle (few_rows_splits; the KILN_GEMM_SPLITK override applied),
+/// in 4-CTA clusters where they nearly fill the SMs (few_rows_cluster_m).
 cudaError_t run_few_rows(const Problem& p, int sms) {
     Problem q = transposed_problem(p);
     const int bn = few_rows_tile_n(p.M);
     const int64_t tiles = split_k_cta_tiles(q.M, q.N, q.batch, 128, bn, 1);
     const int splits = split_k_override(few_rows_splits(tiles, k_blocks_of(q.K, 2), sms));
     if (splits > 1) q.split = split_workspace(q, tiles, splits, 128, bn);
+    q.cluster_m = few_rows_cluster_m(tiles, q.split.splits, bn, sms,
+                                     device_resident_clusters(kFewRowsClusterM),
+                                     few_rows_cluster_override());
     return run_sm90_in(q, bn);
 }
 

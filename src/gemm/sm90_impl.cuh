@@ -204,13 +204,18 @@ cudaError_t run_sm90_act(const Problem& p) {
     return run_sm90_split<In, Out, MnA, MnB, BN, 1>(p);
 }
 
-/// 128 x BN tiles (BN = 64 or 16), unpaired, split or not: the few-row product run transposed
-/// (few_rows.cuh), for 16-bit K-major operands only; anything else is refused. D's column bias
-/// is the transposed problem's row bias: its bias + activation kernel starts the accumulator
-/// from that (kAccRowBias), as the two-tile product's does; D's row bias runs the linear kernel.
+/// 128 x BN tiles (BN = 64 or 16), unpaired, split or not, or at 64 wide unsplit in 4-CTA
+/// clusters along M (few_rows_cluster_m): the few-row product run transposed (few_rows.cuh),
+/// for 16-bit K-major operands only; anything else is refused. D's column bias is the
+/// transposed problem's row bias: its bias + activation kernel starts the accumulator from that
+/// (kAccRowBias), as the two-tile product's does; D's row bias runs the linear kernel.
 template <class In, class Out, bool MnA, bool MnB, int BN>
 cudaError_t run_sm90_narrow(const Problem& p) {
     if constexpr (sizeof(In) == 2 && !MnA && !MnB) {
+        if constexpr (BN == 64) {
+            if (p.cluster_m == 4 && p.split.splits == 1)
+                return run_sm90_cfg<In, Out, MnA, MnB, BN, false, 4, 128, kAccRowBias>(p);
+        }
         if (p.cluster_m != 1) return cudaErrorInvalidValue;
         return run_sm90_split<In, Out, MnA, MnB, BN, 1, 128, kAccRowBias>(p);
     } else {

@@ -139,6 +139,22 @@ static_assert(few_rows_splits(32, 31, 132) == 1, "no split under 16 k-blocks eac
 static_assert(few_rows_splits(132, 4096, 132) == 1, "a full wave");
 static_assert(few_rows_splits(0, 64, 132) == 1, "no tiles");
 
+// Their 4-CTA clusters along M: 64-wide tiles, unsplit, from 3/5 of the SMs' tiles, all
+// clusters resident (30 of four on an H200); KILN_GEMM_FEW_ROWS_CLUSTER forces 1 or 4.
+using kiln::gemm::detail::few_rows_cluster_m;
+static_assert(few_rows_cluster_m(112, 1, 64, 132, 30) == 4, "32 x 14336: 112 tiles in fours");
+static_assert(few_rows_cluster_m(80, 1, 64, 132, 30) == 4, "3/5 of 132");
+static_assert(few_rows_cluster_m(79, 1, 64, 132, 30) == 1, "under 3/5");
+static_assert(few_rows_cluster_m(64, 1, 64, 132, 30) == 1, "64 tiles: unclustered");
+static_assert(few_rows_cluster_m(112, 1, 16, 132, 30) == 1, "16 wide: unclustered");
+static_assert(few_rows_cluster_m(112, 2, 64, 132, 30) == 1, "split: unclustered");
+static_assert(few_rows_cluster_m(120, 1, 64, 132, 30) == 4, "30 clusters, 30 resident");
+static_assert(few_rows_cluster_m(128, 1, 64, 132, 30) == 1, "32 clusters, 30 resident");
+static_assert(few_rows_cluster_m(112, 1, 64, 132, 0) == 1, "the device cannot say");
+static_assert(few_rows_cluster_m(112, 1, 64, 132, 30, 1) == 1, "forced off");
+static_assert(few_rows_cluster_m(64, 1, 64, 132, 30, 4) == 4, "forced on");
+static_assert(few_rows_cluster_m(64, 1, 16, 132, 30, 4) == 1, "forced: 64 wide only");
+
 // Short products (short_rows.cuh): 65 to 128 or 193 to 256 rows (an even count of 64-row
 // M-tiles) on 64-row tiles in pairs, at the narrowest width (64, then 128) whose pairs fit one
 // wave of 66, unsplit where they fill at least half of it, else (64 wide) K split to fill it;
