@@ -333,6 +333,15 @@ case_linear(40, 13000, 1000, out_dt=torch.float32, act="gelu", bias_mode="col", 
 case_linear(33, 7000, 520, batch=2, want="tma")
 case_linear(64, 13000, 264, in_dt=torch.float16, out_dt=torch.float16, act="relu",
             bias_mode="row", bias_dt=torch.float16, want="tma")
+# few rows untransposed where the weights' 128-row tiles fill 60-75% of the SMs
+# (few_rows_untransposed_width): A's rows one 64-row M-tile, the weights 80-96-wide N-tiles,
+# D row-major; ragged weights with a column bias (the linear kernel), D's row bias (the row-bias
+# start at 64 rows) in fp16 with GELU, an fp32 output with alpha and SiLU and a padded ldc
+case_linear(32, 10240, 512, want="tma")
+case_linear(40, 10200, 264, act="relu", bias_mode="col", bias_dt=torch.bfloat16, want="tma")
+case_linear(64, 12288, 1000, in_dt=torch.float16, out_dt=torch.float16, act="gelu",
+            bias_mode="row", bias_dt=torch.float16, want="tma")
+case_linear(20, 11000, 520, out_dt=torch.float32, alpha=0.5, act="silu", ldc_pad=3, want="tma")
 # short products (src/gemm/short_rows.cuh): 65 to 128 or 193 to 256 rows on paired 64-row
 # tiles, 64 wide (127 x 4096: 64 pairs; 65 x 4224: 66, the second M-tile one row; 96 x 2100 b2:
 # ragged N, whose last B box overhangs in the second CTA's half, direct stores) or 128 wide

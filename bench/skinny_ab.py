@@ -53,7 +53,9 @@ their D column bias starting the accumulator as the transposed problem's row bia
 1.0 of cuBLASLt in session 39's first run, for sweeping KILN_GEMM_SPLITK), `fewcluster` (17-64
 rows against 96-132 weight tiles, which run in 4-CTA clusters from 99 tiles since session 39:
 KILN_GEMM_FEW_ROWS_CLUSTER=1 runs them unclustered, =4 clusters 96 tiles too), `fewclusterlow`
-(17-64 rows against 64-96 weight tiles, at and under that bound: =4 clusters them)
+(17-64 rows against 64-96 weight tiles, at and under that bound: =4 clusters them; from 80
+tiles they run untransposed on 64-row tiles since session 39: KILN_GEMM_FEW_ROWS_UNTRANSPOSED=0
+runs them transposed)
 and `onewave` (one full wave of 128 x 256 tiles, which the heuristic runs unpaired:
 KILN_GEMM_CLUSTER=2 pairs them).
 A third argument, `relu` or `gelu`, times bias + activation against cuBLASLt's fused epilogue

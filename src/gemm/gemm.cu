@@ -84,8 +84,18 @@ SplitK split_workspace(const Problem& p, int64_t cta_tiles, int splits, int bm, 
 
 /// The few-row product transposed (few_rows.cuh) on 128 x few_rows_tile_n tiles, K split
 /// where the tiles leave SMs idle (few_rows_splits; the KILN_GEMM_SPLITK override applied),
-/// in 4-CTA clusters where they nearly fill the SMs (few_rows_cluster_m).
+/// in 4-CTA clusters where they nearly fill the SMs (few_rows_cluster_m); or untransposed on
+/// 64 x w tiles where those fit one wave and the transposed tiles would leave SMs idle
+/// (few_rows_untransposed_width).
 cudaError_t run_few_rows(const Problem& p, int sms) {
+    if (const int w = few_rows_untransposed_width(p.M, p.N, p.batch, sms,
+                                                  few_rows_untransposed_override())) {
+        Problem u = p;
+        u.block_m = 64;
+        u.cluster_m = 1;
+        u.cluster_n = 1;
+        return run_sm90_in(u, w);
+    }
     Problem q = transposed_problem(p);
     const int bn = few_rows_tile_n(p.M);
     const int64_t tiles = split_k_cta_tiles(q.M, q.N, q.batch, 128, bn, 1);

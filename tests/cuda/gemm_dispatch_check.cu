@@ -155,6 +155,20 @@ static_assert(few_rows_cluster_m(112, 1, 64, 132, 30, 1) == 1, "forced off");
 static_assert(few_rows_cluster_m(64, 1, 64, 132, 30, 4) == 4, "forced on");
 static_assert(few_rows_cluster_m(64, 1, 16, 132, 30, 4) == 1, "forced: 64 wide only");
 
+// Or untransposed on 64 x w tiles: 17-64 rows, unbatched, from 80 tiles of 128 weight rows,
+// the narrowest of 72-96 that fits one wave; KILN_GEMM_FEW_ROWS_UNTRANSPOSED=0 turns it off.
+using kiln::gemm::detail::few_rows_untransposed_width;
+static_assert(few_rows_untransposed_width(32, 10240, 1, 132) == 80, "80 tiles: 128 of 80");
+static_assert(few_rows_untransposed_width(32, 11264, 1, 132) == 88, "128 of 88");
+static_assert(few_rows_untransposed_width(64, 12288, 1, 132) == 96, "128 of 96");
+static_assert(few_rows_untransposed_width(64, 10113, 1, 132) == 80, "80 tiles, the last ragged");
+static_assert(few_rows_untransposed_width(64, 10112, 1, 132) == 0, "79 tiles: transposed");
+static_assert(few_rows_untransposed_width(32, 12800, 1, 132) == 0, "134 of 96: transposed");
+static_assert(few_rows_untransposed_width(16, 10240, 1, 132) == 0, "16 rows: transposed");
+static_assert(few_rows_untransposed_width(65, 10240, 1, 132) == 0, "65 rows: not few");
+static_assert(few_rows_untransposed_width(32, 10240, 2, 132) == 0, "a batch: transposed");
+static_assert(few_rows_untransposed_width(32, 10240, 1, 132, 0) == 0, "turned off");
+
 // Short products (short_rows.cuh): 65 to 128 or 193 to 256 rows (an even count of 64-row
 // M-tiles) on 64-row tiles in pairs, at the narrowest width (64, then 128) whose pairs fit one
 // wave of 66, unsplit where they fill at least half of it, else (64 wide) K split to fill it;
