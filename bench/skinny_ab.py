@@ -55,7 +55,8 @@ rows against 96-132 weight tiles, which run in 4-CTA clusters from 99 tiles sinc
 KILN_GEMM_FEW_ROWS_CLUSTER=1 runs them unclustered, =4 clusters 96 tiles too), `fewclusterlow`
 (17-64 rows against 64-96 weight tiles, at and under that bound: =4 clusters them; from 80
 tiles they run untransposed on 64-row tiles since session 39: KILN_GEMM_FEW_ROWS_UNTRANSPOSED=0
-runs them transposed)
+runs them transposed), `fewuntrans` (72-80 weight tiles, untransposed since session 39: =0 runs
+them transposed)
 and `onewave` (one full wave of 128 x 256 tiles, which the heuristic runs unpaired:
 KILN_GEMM_CLUSTER=2 pairs them).
 A third argument, `relu` or `gelu`, times bias + activation against cuBLASLt's fused epilogue
@@ -153,6 +154,7 @@ SETS = {
                    (48, 16384, 4096), (24, 16896, 2048), (32, 12288, 4096)),
     "fewclusterlow": ((64, 8192, 8192), (32, 10240, 4096), (32, 11264, 4096),
                       (64, 11776, 4096), (32, 12288, 4096)),
+    "fewuntrans": ((32, 9216, 4096), (64, 9728, 4096), (48, 9216, 8192), (32, 10240, 4096)),
     "twotilewidth": ((129, 4096, 8192), (129, 4224, 8192), (144, 4096, 8192), (136, 5120, 5120),
                      (140, 6144, 6144), (168, 6144, 8192), (176, 7168, 8192)),
 }

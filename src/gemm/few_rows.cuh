@@ -106,17 +106,17 @@ inline int few_rows_cluster_override() {
 /// instead: A's rows one 64-row M-tile (one consumer warpgroup), the weights the N side in
 /// tiles of the narrowest of 72-96 columns (the 64-row two-tile kernels' widths) that fit one
 /// wave of `sms`, unpaired; 0 where it does not (16 rows or fewer, a batch, or no such width
-/// from 80 weight tiles of 128 rows on 132 SMs, 3/5 of them: below that the transposed product
-/// was level with cuBLAS at 8192 weights, unmeasured so). Where the weights' 128-row tiles fill
-/// 60-75% of the SMs the transposed product leaves the rest idle: untransposed on 128 CTAs the
-/// harness ran 32 x 10240-12288 x 4096 at 0.97-0.99 of cuBLAS against 0.80-0.86 (the transposed
-/// tiles in 4-CTA clusters), 64 x 10240 x 8192 0.95 against 0.75 (bench/NOTES.md v43), as cuBLAS
-/// runs 64 x 8192 x 8192 on tst_80x64 (its weights the N side). `forced`:
-/// KILN_GEMM_FEW_ROWS_UNTRANSPOSED=0 turns it off (A/B runs), else -1.
+/// from 72 weight tiles of 128 rows on 132 SMs, 6/11 of them). Where the weights' 128-row tiles
+/// fill 55-75% of the SMs the transposed product leaves the rest idle: untransposed on 116-128
+/// CTAs the harness ran 32 x 9216-12288 x 4096 at 0.95-0.99 of cuBLAS against 0.78-0.86 (the
+/// transposed tiles, in 4-CTA clusters from 80), 64 x 10240 x 8192 0.95 against 0.75
+/// (bench/NOTES.md v43), as cuBLAS runs 64 x 8192 x 8192 on tst_80x64 (its weights the N
+/// side). At 64 tiles (8192 weights) and at 16 rows it lost 1-6% to the transposed tiles.
+/// `forced`: KILN_GEMM_FEW_ROWS_UNTRANSPOSED=0 turns it off (A/B runs), else -1.
 inline constexpr int kFewRowsUntransposedWidths[] = {72, 80, 88, 96};
 constexpr int few_rows_untransposed_width(int M, int N, int batch, int sms, int forced = -1) {
     if (forced == 0 || M <= 16 || M > kFewRowsMaxM || batch != 1) return 0;
-    if (int64_t(N + 127) / 128 * 5 < int64_t(sms) * 3) return 0;
+    if (int64_t(N + 127) / 128 * 11 < int64_t(sms) * 6) return 0;
     for (const int w : kFewRowsUntransposedWidths)
         if ((N + w - 1) / w <= sms) return w;
     return 0;

@@ -155,14 +155,16 @@ static_assert(few_rows_cluster_m(112, 1, 64, 132, 30, 1) == 1, "forced off");
 static_assert(few_rows_cluster_m(64, 1, 64, 132, 30, 4) == 4, "forced on");
 static_assert(few_rows_cluster_m(64, 1, 16, 132, 30, 4) == 1, "forced: 64 wide only");
 
-// Or untransposed on 64 x w tiles: 17-64 rows, unbatched, from 80 tiles of 128 weight rows,
+// Or untransposed on 64 x w tiles: 17-64 rows, unbatched, from 72 tiles of 128 weight rows,
 // the narrowest of 72-96 that fits one wave; KILN_GEMM_FEW_ROWS_UNTRANSPOSED=0 turns it off.
 using kiln::gemm::detail::few_rows_untransposed_width;
 static_assert(few_rows_untransposed_width(32, 10240, 1, 132) == 80, "80 tiles: 128 of 80");
 static_assert(few_rows_untransposed_width(32, 11264, 1, 132) == 88, "128 of 88");
 static_assert(few_rows_untransposed_width(64, 12288, 1, 132) == 96, "128 of 96");
-static_assert(few_rows_untransposed_width(64, 10113, 1, 132) == 80, "80 tiles, the last ragged");
-static_assert(few_rows_untransposed_width(64, 10112, 1, 132) == 0, "79 tiles: transposed");
+static_assert(few_rows_untransposed_width(32, 9216, 1, 132) == 72, "72 tiles: 128 of 72");
+static_assert(few_rows_untransposed_width(64, 9089, 1, 132) == 72, "72 tiles, the last ragged");
+static_assert(few_rows_untransposed_width(64, 9088, 1, 132) == 0, "71 tiles: transposed");
+static_assert(few_rows_untransposed_width(64, 8192, 1, 132) == 0, "64 tiles: transposed");
 static_assert(few_rows_untransposed_width(32, 12800, 1, 132) == 0, "134 of 96: transposed");
 static_assert(few_rows_untransposed_width(16, 10240, 1, 132) == 0, "16 rows: transposed");
 static_assert(few_rows_untransposed_width(65, 10240, 1, 132) == 0, "65 rows: not few");
