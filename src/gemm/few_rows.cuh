@@ -85,7 +85,9 @@ constexpr int few_rows_splits(int64_t tiles, int64_t k_blocks, int sms) {
 /// bias + ReLU 0.94 -> 0.99; 32 x 10240 x 4096, 80 tiles, 0.78 -> 0.82), while 64 tiles ran 21%
 /// slower (64 x 8192 x 8192 1.02 -> 0.79): clusters fill whole GPCs, so a grid of half the SMs
 /// in clusters crowds into half the GPCs where the unclustered one spreads over all of them.
-/// 16-wide tiles lost 1-25% in 2- and 4-CTA clusters at 32-64 tiles (harness).
+/// 16-wide tiles lost 1-25% in 2- and 4-CTA clusters at 32-64 tiles (harness). Weights that
+/// fit one wave of 72-96-wide tiles run untransposed instead (few_rows_untransposed_width,
+/// checked first), so the clusters serve the wider ones (N past ~12700 on 132 SMs).
 /// `forced`: KILN_GEMM_FEW_ROWS_CLUSTER (1: never, 4: wherever the tiles and clusters allow;
 /// A/B runs), else -1.
 inline constexpr int kFewRowsClusterM = 4;
