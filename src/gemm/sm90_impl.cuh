@@ -85,7 +85,7 @@ cudaError_t with_activation(Activation a, F&& f) {
 /// EpilogueBiasAct never reads C, so beta != 0 must never reach it) and, for GELU, an alpha its
 /// constants can fold (gelu_folds_alpha); Linear for everything else. acc_mode: the bias the
 /// kernel's accumulator can start from, the column bias (kAccBias) or, in the transposed
-/// two-tile kernels, the row bias (kAccRowBias).
+/// products' kernels (two tiles, few rows), the row bias (kAccRowBias).
 enum class EpilogueKind { Copy, BiasAct, Linear };
 constexpr EpilogueKind epilogue_kind(float alpha, float beta, bool bias, BiasMode mode,
                                      Activation act, bool bias_fits, bool split,
@@ -147,7 +147,7 @@ cudaError_t run_sm90_bias_act(const Problem& p) {
 /// (epilogue_stage.cuh), so the epilogue does not wait on its loads, and the cuBLASLt-style
 /// case (column bias and activation, no C) gets its own kernel (run_sm90_bias_act).
 /// AccStage: the bias that kernel starts from (kAccBias: the column bias; kAccRowBias: the row
-/// bias, the transposed two-tile products', whose D column bias it is).
+/// bias, the transposed products', whose D column bias it is).
 template <class In, class Out, bool MnA, bool MnB, int BN, bool SplitK, int ClusterM,
           int BM = 128, int AccStage = kAccBias, int ClusterN = 1>
 cudaError_t run_sm90_cfg(const Problem& p) {
@@ -262,7 +262,9 @@ cudaError_t run_sm90_short(const Problem& p, int bn) {
 /// 193-208 rows the pairs of 64-row tiles fit wherever the 64-row two tiles would; clustered
 /// 64-row tiles 72 wide only (two_tile_cluster_n). D's column bias is the transposed problem's
 /// row bias: its bias + activation kernel starts the accumulator from that (kAccRowBias), and
-/// D's row bias runs the linear kernel.
+/// D's row bias runs the linear kernel. The unpaired 64-row tiles also run few-row products
+/// untransposed (few_rows_untransposed_width), where the kernels' row bias is D's own: there
+/// D's column bias takes the linear kernel.
 constexpr int two_tile_max_bn(int bm, int cluster_n) {
     return bm == 128 ? 104 : cluster_n == 2 ? 72 : 96;
 }
