@@ -323,25 +323,40 @@ case_linear(12, 1930, 4160, batch=2, act="gelu", bias_mode="col", bias_dt=torch.
             want="tma")
 case_linear(16, 4096, 4096, act="silu", bias_mode="col", want="tma")
 case_linear(16, 4096, 4096, act="relu", bias_mode="col", bias_offset=1, want="tma")
-# few rows against three quarters of a wave of 64-wide tiles or more: 4-CTA clusters along M
-# sharing the activations' tile (few_rows_cluster_m): 112 tiles with the column bias (the
-# row-bias start), 102 tiles (the last cluster's last two CTAs past the weights) with an fp32
-# output, a batch of 55 tiles each (the last cluster of each batch one CTA short), D's row bias
-# (the linear kernel) in fp16
+# few rows untransposed (few_rows_untransposed_width): A's rows one 64-row M-tile, one wave of
+# the weights' 32-256-wide N-tiles, D row-major; D's column bias starts the accumulator
+# (kAccBias), its row bias runs the linear kernel. 112-wide tiles with a bf16 column bias, 104
+# wide (the last tile ragged) with an fp32 output, a batch (transposed: 128 x 64 tiles), D's row
+# bias in fp16 at 64 rows
 case_linear(32, 14336, 512, act="relu", bias_mode="col", bias_dt=torch.bfloat16, want="tma")
 case_linear(40, 13000, 1000, out_dt=torch.float32, act="gelu", bias_mode="col", want="tma")
 case_linear(33, 7000, 520, batch=2, want="tma")
 case_linear(64, 13000, 264, in_dt=torch.float16, out_dt=torch.float16, act="relu",
             bias_mode="row", bias_dt=torch.float16, want="tma")
-# few rows untransposed where the weights' 128-row tiles fill 60-75% of the SMs
-# (few_rows_untransposed_width): A's rows one 64-row M-tile, the weights 80-96-wide N-tiles,
-# D row-major; ragged weights with a column bias (the linear kernel), D's row bias (the row-bias
-# start at 64 rows) in fp16 with GELU, an fp32 output with alpha and SiLU and a padded ldc
+# every width: 80 (plain), 80 wide ragged with a column bias, 96 with D's row bias and GELU in
+# fp16, 88 with an fp32 output, alpha < 1 (the linear kernel), SiLU and a padded ldc; 32 (64 x
+# 4096, alpha 2 with an fp16 bias), 40 at one and 16 rows (ragged), 48 at 16 rows with an fp16
+# output, 56 at 8 rows, 64, 72 (ragged K), 128 (132 tiles), 160 (the first past 132 of 128),
+# 192, 224 (ragged) and 256 (one row past 256 * 132 would leave the path) wide
 case_linear(32, 10240, 512, want="tma")
 case_linear(40, 10200, 264, act="relu", bias_mode="col", bias_dt=torch.bfloat16, want="tma")
 case_linear(64, 12288, 1000, in_dt=torch.float16, out_dt=torch.float16, act="gelu",
             bias_mode="row", bias_dt=torch.float16, want="tma")
 case_linear(20, 11000, 520, out_dt=torch.float32, alpha=0.5, act="silu", ldc_pad=3, want="tma")
+case_linear(64, 4096, 1024, alpha=2.0, act="relu", bias_mode="col", bias_dt=torch.float16,
+            want="tma")
+case_linear(1, 5000, 520, act="gelu", bias_mode="col", want="tma")
+case_linear(16, 5119, 264, act="relu", bias_mode="col", want="tma")
+case_linear(16, 6144, 512, in_dt=torch.float16, out_dt=torch.float16, act="silu",
+            bias_mode="col", bias_dt=torch.float16, want="tma")
+case_linear(8, 7000, 264, want="tma")
+case_linear(48, 8192, 264, act="relu", bias_mode="col", want="tma")
+case_linear(24, 9300, 1000, out_dt=torch.float32, want="tma")
+case_linear(48, 16896, 136, act="gelu", bias_mode="col", want="tma")
+case_linear(48, 17000, 136, act="relu", bias_mode="row", want="tma")
+case_linear(64, 22016, 264, alpha=2.0, act="relu", bias_mode="col", want="tma")
+case_linear(17, 28600, 136, out_dt=torch.float32, act="gelu", bias_mode="col", want="tma")
+case_linear(33, 33792, 72, in_dt=torch.float16, out_dt=torch.float16, want="tma")
 # short products (src/gemm/short_rows.cuh): 65 to 128 or 193 to 256 rows on paired 64-row
 # tiles, 64 wide (127 x 4096: 64 pairs; 65 x 4224: 66, the second M-tile one row; 96 x 2100 b2:
 # ragged N, whose last B box overhangs in the second CTA's half, direct stores) or 128 wide

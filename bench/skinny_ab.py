@@ -49,14 +49,13 @@ KILN_GEMM_COLUMN_PAIRS=0 stores it element by element, as before), `twotilequad`
 resident, and three at K = 8192 past that bound: KILN_GEMM_TWO_TILE_QUAD_MAX_K=0 runs them 1 x 2,
 as before, =128 runs all of them 4 x 2), `fewbias` (few-row products, split and unsplit, with
 their D column bias starting the accumulator as the transposed problem's row bias since session
-39; 64 x 28672 x 8192, past one wave, runs as written: a control), `fewlow` (its shapes under
+39; 64 x 28672 x 8192, past one wave of them, ran as written until session 40), `fewlow` (its shapes under
 1.0 of cuBLASLt in session 39's first run, for sweeping KILN_GEMM_SPLITK), `fewcluster` (17-64
-rows against 96-132 weight tiles, which run in 4-CTA clusters from 99 tiles since session 39:
-KILN_GEMM_FEW_ROWS_CLUSTER=1 runs them unclustered, =4 clusters 96 tiles too), `fewclusterlow`
-(17-64 rows against 64-96 weight tiles, at and under that bound: =4 clusters them; from 80
-tiles they run untransposed on 64-row tiles since session 39: KILN_GEMM_FEW_ROWS_UNTRANSPOSED=0
-runs them transposed), `fewuntrans` (72-80 weight tiles, untransposed since session 39: =0 runs
-them transposed)
+rows against 96-132 weight tiles, which ran in 4-CTA clusters from 80 tiles in session 39 and
+run untransposed since session 40), `fewclusterlow` (17-64 rows against 64-96 weight tiles),
+`fewuntrans` (72-80 weight tiles, untransposed since session 39), `fewwidth` (1-64 rows
+against 2048-28672 weights: the untransposed widths of session 40, and the shapes they leave
+transposed; KILN_GEMM_FEW_ROWS_UNTRANSPOSED=0 runs them all transposed or on the default path)
 and `onewave` (one full wave of 128 x 256 tiles, which the heuristic runs unpaired:
 KILN_GEMM_CLUSTER=2 pairs them).
 A third argument, `relu` or `gelu`, times bias + activation against cuBLASLt's fused epilogue
@@ -155,6 +154,13 @@ SETS = {
     "fewclusterlow": ((64, 8192, 8192), (32, 10240, 4096), (32, 11264, 4096),
                       (64, 11776, 4096), (32, 12288, 4096)),
     "fewuntrans": ((32, 9216, 4096), (64, 9728, 4096), (48, 9216, 8192), (32, 10240, 4096)),
+    "fewwidth": ((1, 5120, 5120), (1, 8192, 8192), (8, 5120, 5120), (8, 8192, 28672),
+                 (16, 2048, 8192), (16, 4096, 4096), (16, 4096, 14336), (16, 5120, 5120),
+                 (16, 6144, 4096), (16, 8192, 8192), (16, 14336, 4096), (24, 16896, 2048),
+                 (32, 4096, 4096), (32, 5120, 5120), (32, 8192, 4096), (32, 14336, 4096),
+                 (32, 28672, 4096), (48, 16384, 4096), (64, 4096, 4096), (64, 4096, 11008),
+                 (64, 6144, 4096), (64, 8192, 8192), (64, 13312, 8192), (64, 14336, 4096),
+                 (64, 22016, 4096), (64, 28672, 8192)),
     "twotilewidth": ((129, 4096, 8192), (129, 4224, 8192), (144, 4096, 8192), (136, 5120, 5120),
                      (140, 6144, 6144), (168, 6144, 8192), (176, 7168, 8192)),
 }

@@ -58,7 +58,7 @@ __device__ __forceinline__ uint64_t advance(uint64_t desc, uint32_t bytes) {
 template <int N, DType T>
 struct MmaSS {
     static_assert(N < 0,
-                  "wgmma m64nNkK: N must be one of 8,16,32,64,80,96,104,128,144,160,192,256");
+                  "wgmma m64nNkK: N must be one of gen_wgmma.py's NS (8 to 256)");
 };
 template <int N, DType T>
 struct MmaRS {

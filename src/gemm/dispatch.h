@@ -52,6 +52,10 @@ struct Problem {
     int cluster_m = 1;  // CTAs per cluster of the sm90 kernel (run_sm90_any sets it)
     int cluster_n = 1;  // or along N, sharing A: the two-tile product's (short_rows.cuh)
     int block_m = 128;  // rows of the sm90 kernel's tile: 128, or 64 (short_rows.cuh)
+    // Whether this is a call's D^T = B.A^T (transposed_problem, few_rows.cuh): the kernel's row
+    // bias is then D's column bias, so its 64-row unpaired tiles start the accumulator from
+    // rows; untransposed, the few-row product's start from columns.
+    bool transposed = false;
     int group_m = 16;   // M-tiles per rasterization group of the sm90 launch (launch_sm90.cuh)
 };
 
@@ -119,6 +123,12 @@ inline bool tma_ok(const void* p, int64_t ld, int64_t stride, int batch, int eb)
            (batch <= 1 || (stride * eb) % 16 == 0);
 }
 
+/// The weight tiles' widths of the untransposed few-row product (few_rows.cuh,
+/// few_rows_untransposed_width): A's rows one 64-row M-tile, one wave of these N-tiles. Each is a
+/// set of 64-row kernels (run_sm90_untransposed).
+inline constexpr int kFewRowsUntransposedWidths[] = {32,  40,  48,  56,  64,  72,  80,  88,
+                                                     96,  104, 112, 128, 160, 192, 224, 256};
+
 /// Returns cudaErrorInvalidValue when TMA's rules do not hold (caller falls back). Defined in
 /// sm90_<in>_<out>.cu for In in {bf16, f16, e4m3, e5m2}, Out in {bf16, f16, f32}; MnA/MnB:
 /// operand major order (p.va.mn_major / p.vb.mn_major; both false for 8-bit inputs). bn: 256 or
@@ -127,7 +137,8 @@ inline bool tma_ok(const void* p, int64_t ld, int64_t stride, int batch, int eb)
 /// or 104 for the transposed two-tile product (short_rows.cuh: unpaired, unsplit, 16-bit
 /// K-major only, p.block_m 128, or 64 up to 96); with p.block_m = 64 in pairs (p.cluster_m 2),
 /// 64 or 128 for the short product, or 160 transposed (short_rows.cuh: split only at 64, 16-bit
-/// K-major only).
+/// K-major only); with p.block_m = 64 unpaired and p.transposed false, one of
+/// kFewRowsUntransposedWidths (the untransposed few-row product: unsplit, 16-bit K-major only).
 template <class In, class Out, bool MnA, bool MnB>
 cudaError_t run_sm90(const Problem& p, int bn);
 

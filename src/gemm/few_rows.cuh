@@ -1,5 +1,6 @@
 // Internal: few-row products (LLM decoding: up to 64 rows of activations against a wide weight
-// matrix) run transposed, D^T = B.A^T, on 128 x 16 or 128 x 64 tiles.
+// matrix) run transposed, D^T = B.A^T, on 128 x 16 or 128 x 64 tiles, or where narrower weight
+// tiles fill the SMs better, untransposed on 64 x 32-256 tiles (few_rows_untransposed_width).
 // Why: run as written, every CTA reads the same few rows of A in each k-block while it streams
 // its share of B from DRAM, and the product ran at 0.84-0.87 of cuBLAS at 16-64 rows and
 // 8192 x 8192 weights, 30% slower on the same tiles at 16 rows than at 128 (bench/NOTES.md,
@@ -38,23 +39,11 @@ constexpr bool few_rows_shape(int M, int N, int batch, int sms) {
     return M <= kFewRowsMaxM && tiles <= sms;
 }
 
-/// KILN_GEMM_FEW_ROWS=0|1 turns the transposed few-row path off, or on for every product it
-/// can run (experiments only).
+/// KILN_GEMM_FEW_ROWS=0|1 turns the few-row path off, or the transposed one on for every
+/// product it can run (experiments only).
 inline int few_rows_override() {
     static const int env = env_int("KILN_GEMM_FEW_ROWS", -1);
     return env;
-}
-
-/// Whether p (a gemmEx call without transforms or sums, on the TMA path) runs transposed:
-/// 16-bit K-major operands, no C (beta 0; EpilogueLinear reads C by rows) and, unless forced
-/// (then at any M: the transposed product tiles A's rows by 64), the shape rule
-/// (few_rows_shape on `sms` SMs).
-inline bool few_rows_transposed(const Problem& p, int sms) {
-    if (!is16(p.a_type) || p.va.mn_major || p.vb.mn_major || p.beta != 0.f) return false;
-    if (p.row_sum || p.col_sum) return false;
-    const int env = few_rows_override();
-    if (env == 0 || env == 1) return env == 1;
-    return few_rows_shape(p.M, p.N, p.batch, sms);
 }
 
 /// k-blocks (of 128 bytes) per split that count as long: a split that streams at least 8 KiB
@@ -77,57 +66,54 @@ constexpr int few_rows_splits(int64_t tiles, int64_t k_blocks, int sms) {
     return fill >= 2 ? int(fill) : 1;
 }
 
-/// The few-row product's weight tiles in 4-CTA clusters along M, which share the activations'
-/// tile by multicast (as cuBLAS's tst_128x32_64x10_4x1 at 32 x 14336 x 4096): 64-wide tiles,
-/// unsplit, from 3/5 of the `sms` SMs' tiles on (80 of 132), where the device keeps them all
-/// resident (`resident4`: 4-CTA clusters it keeps; 30 on an H200). In the library (H200,
-/// bench/NOTES.md v43) 80-112 tiles ran +3.5-5% so (32 x 14336 x 4096 0.93 -> 0.97 of cuBLAS,
-/// bias + ReLU 0.94 -> 0.99; 32 x 10240 x 4096, 80 tiles, 0.78 -> 0.82), while 64 tiles ran 21%
-/// slower (64 x 8192 x 8192 1.02 -> 0.79): clusters fill whole GPCs, so a grid of half the SMs
-/// in clusters crowds into half the GPCs where the unclustered one spreads over all of them.
-/// 16-wide tiles lost 1-25% in 2- and 4-CTA clusters at 32-64 tiles (harness). Weights that
-/// fit one wave of 72-96-wide tiles run untransposed instead (few_rows_untransposed_width,
-/// checked first), so the clusters serve the wider ones (N past ~12700 on 132 SMs).
-/// `forced`: KILN_GEMM_FEW_ROWS_CLUSTER (1: never, 4: wherever the tiles and clusters allow;
-/// A/B runs), else -1.
-inline constexpr int kFewRowsClusterM = 4;
-constexpr int few_rows_cluster_m(int64_t tiles, int splits, int bn, int sms, int resident4,
-                                 int forced = -1) {
-    if (forced == 1 || bn != 64 || splits != 1) return 1;
-    if ((tiles + kFewRowsClusterM - 1) / kFewRowsClusterM > resident4) return 1;
-    return forced == kFewRowsClusterM || tiles * 5 >= int64_t(sms) * 3 ? kFewRowsClusterM : 1;
-}
-
-/// KILN_GEMM_FEW_ROWS_CLUSTER=1|4 (few_rows_cluster_m's `forced`).
-inline int few_rows_cluster_override() {
-    static const int env = env_int("KILN_GEMM_FEW_ROWS_CLUSTER", -1);
-    return env;
-}
-
-/// The width of the weight tiles where a few-row product of 17 to 64 rows runs *untransposed*
-/// instead: A's rows one 64-row M-tile (one consumer warpgroup), the weights the N side in
-/// tiles of the narrowest of 72-96 columns (the 64-row two-tile kernels' widths) that fit one
-/// wave of `sms`, unpaired; 0 where it does not (16 rows or fewer, a batch, or no such width
-/// from 72 weight tiles of 128 rows on 132 SMs, 6/11 of them). Where the weights' 128-row tiles
-/// fill 55-75% of the SMs the transposed product leaves the rest idle: untransposed on 116-128
-/// CTAs the harness ran 32 x 9216-12288 x 4096 at 0.95-0.99 of cuBLAS against 0.78-0.86 (the
-/// transposed tiles, in 4-CTA clusters from 80), 64 x 10240 x 8192 0.95 against 0.75
-/// (bench/NOTES.md v43), as cuBLAS runs 64 x 8192 x 8192 on tst_80x64 (its weights the N
-/// side). At 64 tiles (8192 weights) and at 16 rows it lost 1-6% to the transposed tiles.
-/// `forced`: KILN_GEMM_FEW_ROWS_UNTRANSPOSED=0 turns it off (A/B runs), else -1.
-inline constexpr int kFewRowsUntransposedWidths[] = {72, 80, 88, 96};
+/// The width of the weight tiles where a few-row product runs *untransposed* instead: A's rows
+/// one 64-row M-tile (one consumer warpgroup), the weights the N side in tiles of the narrowest
+/// of kFewRowsUntransposedWidths (32-256) whose tiles fit one wave of `sms`, unpaired and
+/// unsplit (the layout of cuBLAS's tst_80x64 at 64 x 8192 x 8192); 0 where the product stays
+/// transposed: a batch, more than 256 * sms weights, 32-wide tiles under 3/4 of a wave, and at
+/// 16 rows or fewer any width but 40-56. Where the transposed product's 128-row weight tiles
+/// leave SMs idle, or split K unevenly, or outgrow one wave, the untransposed tiles fill it:
+/// bias + ReLU in the harness (bench/NOTES.md v44, H200) 64 x 4096 x 11008 218 TFLOP/s
+/// against the library's 197 (transposed, split in two), 64 x 6144 x 4096 203 against 150, 64 x
+/// 28672 x 8192 256 against 228 (128 x 256 tiles), 32 x 5120 x 5120 103 against 84, 16 x 5120 x
+/// 5120 52 against 46 (split in three); 17-64 rows level or faster from 72 weight tiles on
+/// (-1% at 32 x 14336 x 4096 against the transposed tiles in 4-CTA clusters, which this
+/// replaced). At 16 rows they lost where the transposed tiles fill the SMs: 16 x 8192 x 8192
+/// (64 tiles, 128 x 16) 59 against 61, 16 x 4096 x 4096 (split in four) 45 against 56, 16 x
+/// 2048 x 8192 on 16-wide tiles at half the speed. `forced`: KILN_GEMM_FEW_ROWS_UNTRANSPOSED=0
+/// turns it off (A/B runs), else -1.
 constexpr int few_rows_untransposed_width(int M, int N, int batch, int sms, int forced = -1) {
-    if (forced == 0 || M <= 16 || M > kFewRowsMaxM || batch != 1) return 0;
-    if (int64_t(N + 127) / 128 * 11 < int64_t(sms) * 6) return 0;
-    for (const int w : kFewRowsUntransposedWidths)
-        if ((N + w - 1) / w <= sms) return w;
+    if (forced == 0 || M > kFewRowsMaxM || batch != 1) return 0;
+    for (const int w : kFewRowsUntransposedWidths) {
+        const int64_t tiles = (int64_t(N) + w - 1) / w;
+        if (tiles > sms) continue;
+        if (M <= 16) return w >= 40 && w <= 56 ? w : 0;
+        return w > kFewRowsUntransposedWidths[0] || 4 * tiles >= 3 * int64_t(sms) ? w : 0;
+    }
     return 0;
 }
 
-/// KILN_GEMM_FEW_ROWS_UNTRANSPOSED=0 (few_rows_untransposed_width's `forced`).
+/// KILN_GEMM_FEW_ROWS_UNTRANSPOSED=0 (few_rows_untransposed_width's `forced`); also 0 under
+/// KILN_GEMM_FEW_ROWS=1, which runs every few-row product transposed.
 inline int few_rows_untransposed_override() {
-    static const int env = env_int("KILN_GEMM_FEW_ROWS_UNTRANSPOSED", -1);
+    static const int env =
+        few_rows_override() == 1 ? 0 : env_int("KILN_GEMM_FEW_ROWS_UNTRANSPOSED", -1);
     return env;
+}
+
+/// Whether p (a gemmEx call without transforms or sums, on the TMA path) runs as a few-row
+/// product, transposed or untransposed (run_few_rows): 16-bit K-major operands, no C (beta 0;
+/// the transposed product's EpilogueLinear would read C by rows) and, unless forced (then at any
+/// M: the transposed product tiles A's rows by 64), the shape rule (few_rows_shape on `sms`
+/// SMs) or an untransposed width (few_rows_untransposed_width).
+inline bool few_rows_path(const Problem& p, int sms) {
+    if (!is16(p.a_type) || p.va.mn_major || p.vb.mn_major || p.beta != 0.f) return false;
+    if (p.row_sum || p.col_sum) return false;
+    const int env = few_rows_override();
+    if (env == 0 || env == 1) return env == 1;
+    return few_rows_shape(p.M, p.N, p.batch, sms) ||
+           few_rows_untransposed_width(p.M, p.N, p.batch, sms,
+                                       few_rows_untransposed_override()) != 0;
 }
 
 /// p as D^T = B.A^T: rows and columns swap, so do A and B; D^T's element (n, m) is D's (m, n),
@@ -143,6 +129,7 @@ constexpr Problem transposed_problem(const Problem& p) {
     q.ta = p.tb == Op::T ? Op::N : Op::T;
     q.tb = p.ta == Op::N ? Op::T : Op::N;
     q.vd = OutView::column_major(p.ldc, p.vd.batch_stride);
+    q.transposed = !p.transposed;
     if (p.bias && p.bias_mode == BiasMode::Col) q.bias_mode = BiasMode::Row;
     if (p.bias && p.bias_mode == BiasMode::Row) q.bias_mode = BiasMode::Col;
     return q;

@@ -82,11 +82,10 @@ SplitK split_workspace(const Problem& p, int64_t cta_tiles, int splits, int bm, 
     return {splits, counters, partials};
 }
 
-/// The few-row product transposed (few_rows.cuh) on 128 x few_rows_tile_n tiles, K split
-/// where the tiles leave SMs idle (few_rows_splits; the KILN_GEMM_SPLITK override applied),
-/// in 4-CTA clusters where they nearly fill the SMs (few_rows_cluster_m); or untransposed on
-/// 64 x w tiles where those fit one wave and the transposed tiles would leave SMs idle
-/// (few_rows_untransposed_width).
+/// The few-row product untransposed on 64 x w tiles where those fill one wave
+/// (few_rows_untransposed_width), else transposed (few_rows.cuh) on 128 x few_rows_tile_n
+/// tiles, K split where the tiles leave SMs idle (few_rows_splits; the KILN_GEMM_SPLITK override
+/// applied).
 cudaError_t run_few_rows(const Problem& p, int sms) {
     if (const int w = few_rows_untransposed_width(p.M, p.N, p.batch, sms,
                                                   few_rows_untransposed_override())) {
@@ -101,9 +100,6 @@ cudaError_t run_few_rows(const Problem& p, int sms) {
     const int64_t tiles = split_k_cta_tiles(q.M, q.N, q.batch, 128, bn, 1);
     const int splits = split_k_override(few_rows_splits(tiles, k_blocks_of(q.K, 2), sms));
     if (splits > 1) q.split = split_workspace(q, tiles, splits, 128, bn);
-    q.cluster_m = few_rows_cluster_m(tiles, q.split.splits, bn, sms,
-                                     device_resident_clusters(kFewRowsClusterM),
-                                     few_rows_cluster_override());
     return run_sm90_in(q, bn);
 }
 
@@ -206,7 +202,7 @@ Status gemmEx(Op ta, Op tb, int M, int N, int K, float alpha, const void* A, int
     if (path == Path::Sm90Tma) {
         const int sms = detail::device_sms();
         cudaError_t e;
-        if (!transforms && detail::few_rows_transposed(p, sms)) {
+        if (!transforms && detail::few_rows_path(p, sms)) {
             e = detail::run_few_rows(p, sms);
         } else if (const detail::ShortRows short_rows =
                        transforms ? detail::ShortRows{} : detail::short_rows_plan(p, sms);

@@ -1,6 +1,8 @@
 // Internal: instantiates the sm90 kernel for one input type and every output type / tile width.
 #pragma once
+#include <iterator>
 #include <type_traits>
+#include <utility>
 #include "dispatch.h"
 #include "kiln/gemm/epilogue.cuh"
 #include "kiln/gemm/launch_sm90.cuh"
@@ -16,13 +18,26 @@ inline BiasType to_bias_type(DataType t) {
 /// Ring stages of a BM x BN tile. 128 rows: 4 at BN = 256 and 192, 6 at 160, 144 and 128, 7 at
 /// 104, 96 and 88 (what fits; 8 at 96 ran level, bench/NOTES.md v38), 8 at 80, 72, 64 and 16
 /// (the few-row kernel streams one operand from DRAM and needs the bytes in flight, v28; at 16,
-/// 12 stages fit but ran 1-2% slower than 8, v29). 64 rows (the short product and the narrow
-/// two-tile product, which stream the weights): 13 at 64, 8 at 128, 7 at 160 (transposed), what
-/// fits beside the staging buffer; 12 at 72 (cuBLAS's tst_64x72 runs 12), 11 at 80 and 88, 10
-/// at 96.
+/// 12 stages fit but ran 1-2% slower than 8, v29). 64 rows (the short product, the narrow
+/// two-tile product and the untransposed few-row product, which stream the weights): about
+/// 200 KiB of ring, at most 16 stages: 13 at 64, 8 at 128, 7 at 160 (what fits beside the
+/// staging buffer); 12 at 72 (cuBLAS's tst_64x72 runs 12), 11 at 80 and 88, 10 at 96 and 104;
+/// as measured in the harness (v44) 16 up to 40, 15 at 48, 14 at 56, 9 at 112, 6 at 192 and 224,
+/// 5 at 256.
 constexpr int sm90_stages(int bm, int bn) {
     if (bm == 64)
-        return bn == 64 ? 13 : bn == 72 ? 12 : bn <= 88 ? 11 : bn == 96 ? 10 : bn == 128 ? 8 : 7;
+        return bn <= 40    ? 16
+               : bn <= 48  ? 15
+               : bn <= 56  ? 14
+               : bn <= 64  ? 13
+               : bn <= 72  ? 12
+               : bn <= 88  ? 11
+               : bn <= 104 ? 10
+               : bn <= 112 ? 9
+               : bn <= 128 ? 8
+               : bn <= 160 ? 7
+               : bn <= 224 ? 6
+                           : 5;
     return bn >= 192 ? 4 : bn >= 128 ? 6 : bn >= 88 ? 7 : 8;
 }
 
@@ -204,18 +219,13 @@ cudaError_t run_sm90_act(const Problem& p) {
     return run_sm90_split<In, Out, MnA, MnB, BN, 1>(p);
 }
 
-/// 128 x BN tiles (BN = 64 or 16), unpaired, split or not, or at 64 wide unsplit in 4-CTA
-/// clusters along M (few_rows_cluster_m): the few-row product run transposed (few_rows.cuh),
-/// for 16-bit K-major operands only; anything else is refused. D's column bias is the
-/// transposed problem's row bias: its bias + activation kernel starts the accumulator from that
-/// (kAccRowBias), as the two-tile product's does; D's row bias runs the linear kernel.
+/// 128 x BN tiles (BN = 64 or 16), unpaired, split or not: the few-row product run transposed
+/// (few_rows.cuh), for 16-bit K-major operands only; anything else is refused. D's column bias
+/// is the transposed problem's row bias: its bias + activation kernel starts the accumulator
+/// from that (kAccRowBias), as the two-tile product's does; D's row bias runs the linear kernel.
 template <class In, class Out, bool MnA, bool MnB, int BN>
 cudaError_t run_sm90_narrow(const Problem& p) {
     if constexpr (sizeof(In) == 2 && !MnA && !MnB) {
-        if constexpr (BN == 64) {
-            if (p.cluster_m == 4 && p.split.splits == 1)
-                return run_sm90_cfg<In, Out, MnA, MnB, BN, false, 4, 128, kAccRowBias>(p);
-        }
         if (p.cluster_m != 1) return cudaErrorInvalidValue;
         return run_sm90_split<In, Out, MnA, MnB, BN, 1, 128, kAccRowBias>(p);
     } else {
@@ -262,9 +272,7 @@ cudaError_t run_sm90_short(const Problem& p, int bn) {
 /// 193-208 rows the pairs of 64-row tiles fit wherever the 64-row two tiles would; clustered
 /// 64-row tiles 72 wide only (two_tile_cluster_n). D's column bias is the transposed problem's
 /// row bias: its bias + activation kernel starts the accumulator from that (kAccRowBias), and
-/// D's row bias runs the linear kernel. The unpaired 64-row tiles also run few-row products
-/// untransposed (few_rows_untransposed_width), where the kernels' row bias is D's own: there
-/// D's column bias takes the linear kernel.
+/// D's row bias runs the linear kernel.
 constexpr int two_tile_max_bn(int bm, int cluster_n) {
     return bm == 128 ? 104 : cluster_n == 2 ? 72 : 96;
 }
@@ -308,11 +316,37 @@ cudaError_t run_sm90_two_tiles(const Problem& p, int bn) {
     }
 }
 
+/// 64 x bn tiles of the few-row product run untransposed (few_rows_untransposed_width): A's
+/// rows one M-tile, one wave of the weights' N-tiles (bn one of kFewRowsUntransposedWidths),
+/// unpaired and unsplit, for 16-bit K-major operands only; anything else is refused. D's
+/// column bias starts the accumulator (kAccBias), its row bias runs the linear kernel.
+template <class In, class Out, bool MnA, bool MnB, size_t... I>
+cudaError_t run_sm90_untransposed_in(const Problem& p, int bn, std::index_sequence<I...>) {
+    cudaError_t e = cudaErrorInvalidValue;
+    (void)((bn == kFewRowsUntransposedWidths[I] &&
+            (e = run_sm90_cfg<In, Out, MnA, MnB, kFewRowsUntransposedWidths[I], false, 1, 64>(p),
+             true)) ||
+           ...);
+    return e;
+}
+template <class In, class Out, bool MnA, bool MnB>
+cudaError_t run_sm90_untransposed(const Problem& p, int bn) {
+    if constexpr (sizeof(In) == 2 && !MnA && !MnB) {
+        if (p.cluster_m != 1 || p.cluster_n != 1 || p.split.splits > 1)
+            return cudaErrorInvalidValue;
+        return run_sm90_untransposed_in<In, Out, MnA, MnB>(
+            p, bn, std::make_index_sequence<std::size(kFewRowsUntransposedWidths)>{});
+    } else {
+        return cudaErrorInvalidValue;
+    }
+}
+
 template <class In, class Out, bool MnA, bool MnB>
 cudaError_t run_sm90(const Problem& p, int bn) {
     if (p.block_m == 64)
         return p.cluster_m == 2 ? run_sm90_short<In, Out, MnA, MnB>(p, bn)
-                                : run_sm90_two_tiles<In, Out, MnA, MnB, 64>(p, bn);
+               : p.transposed   ? run_sm90_two_tiles<In, Out, MnA, MnB, 64>(p, bn)
+                                : run_sm90_untransposed<In, Out, MnA, MnB>(p, bn);
     return bn == 256   ? run_sm90_act<In, Out, MnA, MnB, 256>(p)
            : bn == 192 ? run_sm90_fill<In, Out, MnA, MnB, 192>(p)
            : bn == 160 ? run_sm90_fill<In, Out, MnA, MnB, 160>(p)

@@ -139,34 +139,30 @@ static_assert(few_rows_splits(32, 31, 132) == 1, "no split under 16 k-blocks eac
 static_assert(few_rows_splits(132, 4096, 132) == 1, "a full wave");
 static_assert(few_rows_splits(0, 64, 132) == 1, "no tiles");
 
-// Their 4-CTA clusters along M: 64-wide tiles, unsplit, from 3/5 of the SMs' tiles, all
-// clusters resident (30 of four on an H200); KILN_GEMM_FEW_ROWS_CLUSTER forces 1 or 4.
-using kiln::gemm::detail::few_rows_cluster_m;
-static_assert(few_rows_cluster_m(112, 1, 64, 132, 30) == 4, "32 x 14336: 112 tiles in fours");
-static_assert(few_rows_cluster_m(80, 1, 64, 132, 30) == 4, "3/5 of 132");
-static_assert(few_rows_cluster_m(79, 1, 64, 132, 30) == 1, "under 3/5");
-static_assert(few_rows_cluster_m(64, 1, 64, 132, 30) == 1, "64 tiles: unclustered");
-static_assert(few_rows_cluster_m(112, 1, 16, 132, 30) == 1, "16 wide: unclustered");
-static_assert(few_rows_cluster_m(112, 2, 64, 132, 30) == 1, "split: unclustered");
-static_assert(few_rows_cluster_m(120, 1, 64, 132, 30) == 4, "30 clusters, 30 resident");
-static_assert(few_rows_cluster_m(128, 1, 64, 132, 30) == 1, "32 clusters, 30 resident");
-static_assert(few_rows_cluster_m(112, 1, 64, 132, 0) == 1, "the device cannot say");
-static_assert(few_rows_cluster_m(112, 1, 64, 132, 30, 1) == 1, "forced off");
-static_assert(few_rows_cluster_m(64, 1, 64, 132, 30, 4) == 4, "forced on");
-static_assert(few_rows_cluster_m(64, 1, 16, 132, 30, 4) == 1, "forced: 64 wide only");
-
-// Or untransposed on 64 x w tiles: 17-64 rows, unbatched, from 72 tiles of 128 weight rows,
-// the narrowest of 72-96 that fits one wave; KILN_GEMM_FEW_ROWS_UNTRANSPOSED=0 turns it off.
+// Or untransposed on 64 x w tiles: unbatched, the narrowest of kFewRowsUntransposedWidths
+// (32-256) whose tiles fit one wave, 32 wide from 3/4 of one, at 16 rows or fewer only 40-56
+// wide; KILN_GEMM_FEW_ROWS_UNTRANSPOSED=0 turns it off.
 using kiln::gemm::detail::few_rows_untransposed_width;
-static_assert(few_rows_untransposed_width(32, 10240, 1, 132) == 80, "80 tiles: 128 of 80");
-static_assert(few_rows_untransposed_width(32, 11264, 1, 132) == 88, "128 of 88");
-static_assert(few_rows_untransposed_width(64, 12288, 1, 132) == 96, "128 of 96");
-static_assert(few_rows_untransposed_width(32, 9216, 1, 132) == 72, "72 tiles: 128 of 72");
-static_assert(few_rows_untransposed_width(64, 9089, 1, 132) == 72, "72 tiles, the last ragged");
-static_assert(few_rows_untransposed_width(64, 9088, 1, 132) == 0, "71 tiles: transposed");
-static_assert(few_rows_untransposed_width(64, 8192, 1, 132) == 0, "64 tiles: transposed");
-static_assert(few_rows_untransposed_width(32, 12800, 1, 132) == 0, "134 of 96: transposed");
-static_assert(few_rows_untransposed_width(16, 10240, 1, 132) == 0, "16 rows: transposed");
+static_assert(few_rows_untransposed_width(64, 4096, 1, 132) == 32, "128 of 32");
+static_assert(few_rows_untransposed_width(64, 3168, 1, 132) == 32, "99 of 32: 3/4 of a wave");
+static_assert(few_rows_untransposed_width(64, 3136, 1, 132) == 0, "98 of 32: transposed");
+static_assert(few_rows_untransposed_width(32, 5120, 1, 132) == 40, "128 of 40");
+static_assert(few_rows_untransposed_width(64, 6144, 1, 132) == 48, "128 of 48");
+static_assert(few_rows_untransposed_width(64, 8192, 1, 132) == 64, "128 of 64");
+static_assert(few_rows_untransposed_width(32, 9216, 1, 132) == 72, "128 of 72");
+static_assert(few_rows_untransposed_width(64, 9505, 1, 132) == 80, "133 of 72: 80 wide");
+static_assert(few_rows_untransposed_width(64, 13312, 1, 132) == 104, "128 of 104");
+static_assert(few_rows_untransposed_width(32, 14336, 1, 132) == 112, "128 of 112");
+static_assert(few_rows_untransposed_width(48, 16896, 1, 132) == 128, "132 of 128");
+static_assert(few_rows_untransposed_width(48, 16897, 1, 132) == 160, "106 of 160");
+static_assert(few_rows_untransposed_width(64, 22016, 1, 132) == 192, "115 of 192");
+static_assert(few_rows_untransposed_width(64, 28672, 1, 132) == 224, "128 of 224");
+static_assert(few_rows_untransposed_width(17, 33792, 1, 132) == 256, "132 of 256");
+static_assert(few_rows_untransposed_width(17, 33793, 1, 132) == 0, "past 256 * 132");
+static_assert(few_rows_untransposed_width(16, 5120, 1, 132) == 40, "16 rows: 40 wide");
+static_assert(few_rows_untransposed_width(1, 7392, 1, 132) == 56, "one row: 56 wide");
+static_assert(few_rows_untransposed_width(16, 4096, 1, 132) == 0, "16 rows, 32 wide: transposed");
+static_assert(few_rows_untransposed_width(16, 8192, 1, 132) == 0, "16 rows, 64 wide: transposed");
 static_assert(few_rows_untransposed_width(65, 10240, 1, 132) == 0, "65 rows: not few");
 static_assert(few_rows_untransposed_width(32, 10240, 2, 132) == 0, "a batch: transposed");
 static_assert(few_rows_untransposed_width(32, 10240, 1, 132, 0) == 0, "turned off");

@@ -48,10 +48,10 @@ for (M, N, K) in [(128, 256, 64), (129, 257, 72), (70, 130, 40), (96, 2112, 64)]
 # call up to K = 4096 in 4 x 2 clusters (four weight tiles' CTAs also share A's tile, each
 # loading 24 or 32 of its rows; the bias + activation calls keep 1 x 2): 150 x 5200 x 72
 # (128 x 80), 184 x 6100 x 1032 (128 x 96, ragged weights and K), 170 x 5250 x 1032 (128 x 88,
-# 42 weight tiles: the last cluster's last two past N); 40 x 13000 x 136: few rows on 102
-# 64-wide weight tiles in 4-CTA clusters along M (few_rows_cluster_m; the last cluster's last
-# two CTAs past the weights); 40 x 10200 x 136: few rows untransposed on 64 x 80 tiles
-# (few_rows_untransposed_width; 128 weight tiles, the last ragged)
+# 42 weight tiles: the last cluster's last two past N); few rows untransposed
+# (few_rows_untransposed_width; A's rows one 64-row M-tile, the last weight tile ragged): 40 x
+# 13000 x 136 on 64 x 104 tiles, 40 x 10200 x 136 on 64 x 80, 16 x 5119 x 136 on 64 x 40, 17 x
+# 28600 x 72 on 64 x 224
 for (M, N, K) in [(128, 256, 64), (129, 257, 72), (2304, 2048, 2048), (2304, 1990, 2048),
                   (1100, 4096, 2048), (16, 8192, 128), (5, 8200, 72), (16, 4096, 2056),
                   (40, 8192, 128), (40, 4096, 2056), (512, 4600, 72), (512, 5000, 72),
@@ -59,7 +59,8 @@ for (M, N, K) in [(128, 256, 64), (129, 257, 72), (2304, 2048, 2048), (2304, 199
                   (136, 4400, 72), (150, 4300, 72), (180, 4400, 4160), (200, 4400, 4160),
                   (150, 4200, 72), (170, 4100, 72), (180, 4100, 72), (150, 5200, 72),
                   (200, 5200, 4160), (131, 4100, 8192), (184, 6100, 1032),
-                  (170, 5250, 1032), (40, 13000, 136), (40, 10200, 136)]:
+                  (170, 5250, 1032), (40, 13000, 136), (40, 10200, 136),
+                  (16, 5119, 136), (17, 28600, 72)]:
     a = torch.randn(M, K, device="cuda").bfloat16()
     w = torch.randn(N, K, device="cuda").bfloat16()
     c = torch.empty(M, N, device="cuda").bfloat16()

@@ -147,13 +147,14 @@ struct Config {
     static_assert(sizeof(Element) == 2 || (!MnMajorA && !MnMajorB),
                   "8-bit inputs: K-major A and B only (wgmma has no transpose for 8-bit types)");
     static_assert(Planes * BN / 2 <= 128, "accumulators of all planes must fit the registers");
-    // 16: the few-row kernel's column tile (src/gemm/few_rows.cuh); 32: measured in the
-    // harness only (bench/NOTES.md v29); 72 to 104: half of 129-208 rows of A in the
-    // transposed two-tile product (src/gemm/short_rows.cuh); 144 and 160: fill widths
-    // (params.h, fill_tile_n). These are stored directly (no whole 64-column panels).
-    static_assert((BN % 64 == 0 && BN <= 256) || BN == 16 || BN == 32 ||
-                      (BN >= 72 && BN <= 104 && BN % 8 == 0) || BN == 144 || BN == 160,
-                  "BN must be 16, 32, 64, 72, 80, 88, 96, 104, 128, 144, 160, 192 or 256");
+    // 16: the few-row kernel's column tile (src/gemm/few_rows.cuh); 72 to 104: half of 129-208
+    // rows of A in the transposed two-tile product (src/gemm/short_rows.cuh); 32 to 256: the
+    // untransposed few-row product's weight tiles (kFewRowsUntransposedWidths, dispatch.h);
+    // 144 and 160: fill widths (params.h, fill_tile_n). Widths that are not whole 64-column
+    // panels are stored directly.
+    static_assert(BN == 16 || (BN % 8 == 0 && BN >= 32 && BN <= 112) || BN == 128 ||
+                      BN == 144 || BN == 160 || BN == 192 || BN == 224 || BN == 256,
+                  "BN must be 16, a multiple of 8 from 32 to 112, 128, 144, 160, 192, 224 or 256");
     static constexpr int ATileBytes = BM * BK * sizeof(Element);
     static constexpr int BTileBytes = BTileRows * BK * sizeof(Element);
     static constexpr int StageBytes = Planes * (ATileBytes + BTileBytes);
