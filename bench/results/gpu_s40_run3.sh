@@ -2,10 +2,8 @@
 # session 40 (H200): the library with the untransposed few-row product at every width of
 # kFewRowsUntransposedWidths (build-s40/libkiln_gemm.so.xz): gemm_check.py and compute-sanitizer
 # (library_check), the launches of a few shapes (KILN_GEMM_DEBUG), then skinny_ab.py fewwidth
-# with the untransposed path off (KILN_GEMM_FEW_ROWS_UNTRANSPOSED=0: the transposed tiles, no
-# longer clustered, or the default path past one wave of them) against as built, bias + ReLU
-# and plain; bias + GELU as built; the decode and fewbias sets as built; cuBLAS's kernels at
-# four of the shapes (cublas_kernels.py).
+# relu with the untransposed path off (KILN_GEMM_FEW_ROWS_UNTRANSPOSED=0: the transposed tiles,
+# no longer clustered, or the default path past one wave of them) against as built.
 cd "$(dirname "$0")/../.."
 source bench/ab_build.sh
 R=${OUT:-bench/results}
@@ -26,14 +24,7 @@ for M, N, K in ((64, 4096, 11008), (16, 5120, 5120), (16, 8192, 8192), (32, 1433
     torch.cuda.synchronize()
 PY
 {
-  for act in relu ""; do
-    KILN_GEMM_FEW_ROWS_UNTRANSPOSED=0 timeout 150 python3 bench/skinny_ab.py "transposed" fewwidth $act 2>&1
-    timeout 150 python3 bench/skinny_ab.py "$S" fewwidth $act 2>&1
-  done
-  timeout 150 python3 bench/skinny_ab.py "$S" fewwidth gelu 2>&1
-  timeout 150 python3 bench/skinny_ab.py "$S" decode relu 2>&1
-  timeout 150 python3 bench/skinny_ab.py "$S" fewbias relu 2>&1
+  KILN_GEMM_FEW_ROWS_UNTRANSPOSED=0 timeout 200 python3 bench/skinny_ab.py "transposed" fewwidth relu 2>&1
+  timeout 200 python3 bench/skinny_ab.py "$S" fewwidth relu 2>&1
 } | tee $R/skinny_ab_$S.txt | cut -c1-150
 echo "${SECONDS}s"
-timeout 100 python3 bench/cublas_kernels.py 32x4096x4096 64x4096x4096 64x6144x4096 \
-  64x22016x4096 2>&1 | grep -v Warn | tee $R/cublas_kernels_s40.txt | cut -c1-150
