@@ -336,8 +336,8 @@ case_linear(64, 13000, 264, in_dt=torch.float16, out_dt=torch.float16, act="relu
 # every width: 80 (plain), 80 wide ragged with a column bias, 96 with D's row bias and GELU in
 # fp16, 88 with an fp32 output, alpha < 1 (the linear kernel), SiLU and a padded ldc; 32 (64 x
 # 4096, alpha 2 with an fp16 bias), 40 at one and 16 rows (ragged), 48 at 16 rows with an fp16
-# output, 56 at 8 rows, 64, 72 (ragged K), 128 (132 tiles), 160 (the first past 132 of 128),
-# 192, 224 (ragged) and 256 (one row past 256 * 132 would leave the path) wide
+# output, 56 at 8 rows, 64, 72 (ragged K), 128 (132 tiles), 136 (the first past 132 of 128), 168,
+# 224 (ragged), 256 (one row past 256 * 132 would leave the path), 152 and 248 wide
 case_linear(32, 10240, 512, want="tma")
 case_linear(40, 10200, 264, act="relu", bias_mode="col", bias_dt=torch.bfloat16, want="tma")
 case_linear(64, 12288, 1000, in_dt=torch.float16, out_dt=torch.float16, act="gelu",
@@ -357,6 +357,8 @@ case_linear(48, 17000, 136, act="relu", bias_mode="row", want="tma")
 case_linear(64, 22016, 264, alpha=2.0, act="relu", bias_mode="col", want="tma")
 case_linear(17, 28600, 136, out_dt=torch.float32, act="gelu", bias_mode="col", want="tma")
 case_linear(33, 33792, 72, in_dt=torch.float16, out_dt=torch.float16, want="tma")
+case_linear(40, 20000, 264, act="gelu", bias_mode="col", bias_dt=torch.float16, want="tma")
+case_linear(64, 32000, 136, out_dt=torch.float32, act="relu", bias_mode="col", want="tma")
 # short products (src/gemm/short_rows.cuh): 65 to 128 or 193 to 256 rows on paired 64-row
 # tiles, 64 wide (127 x 4096: 64 pairs; 65 x 4224: 66, the second M-tile one row; 96 x 2100 b2:
 # ragged N, whose last B box overhangs in the second CTA's half, direct stores) or 128 wide

@@ -55,7 +55,10 @@ rows against 96-132 weight tiles, which ran in 4-CTA clusters from 80 tiles in s
 run untransposed since session 40), `fewclusterlow` (17-64 rows against 64-96 weight tiles),
 `fewuntrans` (72-80 weight tiles, untransposed since session 39), `fewwidth` (1-64 rows
 against 2048-28672 weights: the untransposed widths of session 40, and the shapes they leave
-transposed; KILN_GEMM_FEW_ROWS_UNTRANSPOSED=0 runs them all transposed or on the default path)
+transposed; KILN_GEMM_FEW_ROWS_UNTRANSPOSED=0 runs them all transposed or on the default path),
+`fewwide` (17-64 rows whose untransposed width is a multiple of 8 that session 40's first set
+lacked: 136-248), `fewwarm` (few-row shapes still under 1.0 of cuBLASLt in session 40 whose
+weights fit the L2, for --cold runs)
 and `onewave` (one full wave of 128 x 256 tiles, which the heuristic runs unpaired:
 KILN_GEMM_CLUSTER=2 pairs them).
 A third argument, `relu` or `gelu`, times bias + activation against cuBLASLt's fused epilogue
@@ -161,6 +164,9 @@ SETS = {
                  (32, 28672, 4096), (48, 16384, 4096), (64, 4096, 4096), (64, 4096, 11008),
                  (64, 6144, 4096), (64, 8192, 8192), (64, 13312, 8192), (64, 14336, 4096),
                  (64, 22016, 4096), (64, 28672, 8192)),
+    "fewwide": ((64, 22016, 4096), (48, 17000, 4096), (64, 17408, 8192), (32, 27000, 4096),
+                (64, 30000, 4096), (40, 20000, 4096)),
+    "fewwarm": ((32, 4096, 4096), (64, 4096, 4096), (16, 8192, 8192), (16, 6144, 4096)),
     "twotilewidth": ((129, 4096, 8192), (129, 4224, 8192), (144, 4096, 8192), (136, 5120, 5120),
                      (140, 6144, 6144), (168, 6144, 8192), (176, 7168, 8192)),
 }

@@ -9,7 +9,7 @@ the imm-scale-a/b immediates (+1, or -1 to negate an operand for free, as the co
 Re -= Ai*Bi does).
 Run: python3 device/kiln/gen_wgmma.py > device/kiln/wgmma_ops.inc"""
 
-NS = [8, 16, 32, 40, 48, 56, 64, 72, 80, 88, 96, 104, 112, 128, 144, 160, 192, 224, 256]
+NS = list(range(8, 257, 8))  # every N wgmma.mma_async takes: multiples of 8 up to 256
 # (PTX type, DType tag, K of one instruction, takes transpose bits)
 TYPES = [("bf16", "BF16", 16, True), ("f16", "F16", 16, True),
          ("e4m3", "E4M3", 32, False), ("e5m2", "E5M2", 32, False)]

@@ -124,10 +124,14 @@ inline bool tma_ok(const void* p, int64_t ld, int64_t stride, int batch, int eb)
 }
 
 /// The weight tiles' widths of the untransposed few-row product (few_rows.cuh,
-/// few_rows_untransposed_width): A's rows one 64-row M-tile, one wave of these N-tiles. Each is a
-/// set of 64-row kernels (run_sm90_untransposed).
-inline constexpr int kFewRowsUntransposedWidths[] = {32,  40,  48,  56,  64,  72,  80,  88,
-                                                     96,  104, 112, 128, 160, 192, 224, 256};
+/// few_rows_untransposed_width): A's rows one 64-row M-tile, one wave of these N-tiles. Every
+/// multiple of 8 from 32 to 256: a launch of one wave takes as long as its widest tile's
+/// stream, so the narrowest width that fits one wave is the fastest (bench/NOTES.md v44: 168
+/// wide 4.6% faster than 176 at 64 x 22016 x 4096, 132 CTAs against 126). Each is a set of
+/// 64-row kernels (run_sm90_untransposed).
+inline constexpr int kFewRowsUntransposedWidths[] = {
+    32,  40,  48,  56,  64,  72,  80,  88,  96,  104, 112, 120, 128, 136, 144,
+    152, 160, 168, 176, 184, 192, 200, 208, 216, 224, 232, 240, 248, 256};
 
 /// Returns cudaErrorInvalidValue when TMA's rules do not hold (caller falls back). Defined in
 /// sm90_<in>_<out>.cu for In in {bf16, f16, e4m3, e5m2}, Out in {bf16, f16, f32}; MnA/MnB:

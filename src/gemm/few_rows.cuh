@@ -68,19 +68,20 @@ constexpr int few_rows_splits(int64_t tiles, int64_t k_blocks, int sms) {
 
 /// The width of the weight tiles where a few-row product runs *untransposed* instead: A's rows
 /// one 64-row M-tile (one consumer warpgroup), the weights the N side in tiles of the narrowest
-/// of kFewRowsUntransposedWidths (32-256) whose tiles fit one wave of `sms`, unpaired and
-/// unsplit (the layout of cuBLAS's tst_80x64 at 64 x 8192 x 8192); 0 where the product stays
-/// transposed: a batch, more than 256 * sms weights, 32-wide tiles under 3/4 of a wave, and at
-/// 16 rows or fewer any width but 40-56. Where the transposed product's 128-row weight tiles
-/// leave SMs idle, or split K unevenly, or outgrow one wave, the untransposed tiles fill it:
-/// bias + ReLU against cuBLASLt in the library (bench/NOTES.md v44, H200), transposed or as
-/// written -> untransposed, 64 x 6144 x 4096 0.79 -> 1.09, 64 x 22016 x 4096 0.79 -> 0.97
-/// (the default path before), 64 x 4096 x 11008 0.92 -> 1.00 (split in two before), 32 x 5120 x
-/// 5120 0.84 -> 1.05, 16 x 5120 x 5120 0.94 -> 1.05 (split in three before); 17-64 rows level
-/// or faster at every width in the harness (32 x 14336 x 4096 1% slower than the transposed
-/// tiles in 4-CTA clusters, which this replaced). At 16 rows they lost where the transposed
-/// tiles fill the SMs: 16 x 8192 x 8192 (64 tiles of 128 x 16) 59 against 61 TFLOP/s, 16 x 4096
-/// x 4096 (split in four) 45 against 56, 16 x 2048 x 8192 on 16-wide tiles at half the speed.
+/// of kFewRowsUntransposedWidths (the multiples of 8 from 32 to 256) whose tiles fit one wave of
+/// `sms`, unpaired and unsplit (the layout of cuBLAS's tst_80x64 at 64 x 8192 x 8192); 0 where
+/// the product stays transposed: a batch, more than 256 * sms weights, 32-wide tiles under 3/4
+/// of a wave, and at 16 rows or fewer any width but 40-56. Where the transposed product's
+/// 128-row weight tiles leave SMs idle, split K unevenly or outgrow one wave, the untransposed
+/// tiles fill it. Bias + ReLU against cuBLASLt in the library (bench/NOTES.md v44, H200),
+/// transposed or as written -> untransposed: 64 x 6144 x 4096 0.79 -> 1.09, 64 x 22016 x 4096
+/// 0.79 -> 0.97 at 192 wide (the default path before; in the harness 168 wide ran 4.6% faster
+/// than 176), 64 x 4096 x 11008 0.92 -> 1.00 (split in two before), 32 x 5120 x 5120 0.84 ->
+/// 1.05, 16 x 5120 x 5120 0.94 -> 1.05 (split in three before). 17-64 rows ran level or faster
+/// at every width in the harness (32 x 14336 x 4096 1% slower than the transposed tiles in 4-CTA
+/// clusters, which this replaced). At 16 rows they lost where the transposed tiles fill the
+/// SMs: 16 x 8192 x 8192 (64 tiles of 128 x 16) 59 against 61 TFLOP/s, 16 x 4096 x 4096 (split
+/// in four) 45 against 56, 16 x 2048 x 8192 on 16-wide tiles at half the speed.
 /// `forced`: KILN_GEMM_FEW_ROWS_UNTRANSPOSED=0 turns it off (A/B runs), else -1.
 constexpr int few_rows_untransposed_width(int M, int N, int batch, int sms, int forced = -1) {
     if (forced == 0 || M > kFewRowsMaxM || batch != 1) return 0;

@@ -22,8 +22,8 @@ inline BiasType to_bias_type(DataType t) {
 /// two-tile product and the untransposed few-row product, which stream the weights): about
 /// 200 KiB of ring, at most 16 stages: 13 at 64, 8 at 128, 7 at 160 (what fits beside the
 /// staging buffer); 12 at 72 (cuBLAS's tst_64x72 runs 12), 11 at 80 and 88, 10 at 96 and 104;
-/// as measured in the harness (v44) 16 up to 40, 15 at 48, 14 at 56, 9 at 112, 6 at 192 and 224,
-/// 5 at 256.
+/// as measured in the harness (v44) 16 up to 40, 15 at 48, 14 at 56, 9 at 112, 7 up to 176, 6
+/// up to 224, 5 past it.
 constexpr int sm90_stages(int bm, int bn) {
     if (bm == 64)
         return bn <= 40    ? 16
@@ -35,7 +35,7 @@ constexpr int sm90_stages(int bm, int bn) {
                : bn <= 104 ? 10
                : bn <= 112 ? 9
                : bn <= 128 ? 8
-               : bn <= 160 ? 7
+               : bn <= 176 ? 7
                : bn <= 224 ? 6
                            : 5;
     return bn >= 192 ? 4 : bn >= 128 ? 6 : bn >= 88 ? 7 : 8;
