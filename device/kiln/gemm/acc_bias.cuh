@@ -96,12 +96,13 @@ __device__ __forceinline__ void start_from_bias(float (&acc)[NAcc], uint32_t slo
 template <int NAcc>
 __device__ __forceinline__ void start_from_row_bias(float (&acc)[NAcc], uint32_t slot, int lrow,
                                                     BiasType type, float scale) {
+    // A 16-bit value is read as the pair of its even-aligned word, as start_from_bias reads it.
     const auto value = [&](int r) {
         if (type == BiasType::F32) return __uint_as_float(dev::smem::load_u32(slot + 4u * r));
-        const uint32_t pair = dev::smem::load_u32(slot + 2u * (r & ~1));
-        const uint16_t bits = uint16_t(r & 1 ? pair >> 16 : pair & 0xffffu);
-        return type == BiasType::BF16 ? __uint_as_float(uint32_t(bits) << 16)
-                                      : __half2float(__ushort_as_half(bits));
+        const uint32_t word = dev::smem::load_u32(slot + 2u * (r & ~1));
+        const float2 v = type == BiasType::BF16 ? unpack_pair<__nv_bfloat16>(word)
+                                                : unpack_pair<__half>(word);
+        return r & 1 ? v.y : v.x;
     };
     const float b0 = scale * value(lrow), b1 = scale * value(lrow + 8);
 #pragma unroll
