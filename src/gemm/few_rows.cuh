@@ -75,9 +75,9 @@ constexpr int few_rows_splits(int64_t tiles, int64_t k_blocks, int sms) {
 /// 128-row weight tiles leave SMs idle, split K unevenly or outgrow one wave, the untransposed
 /// tiles fill it. Bias + ReLU against cuBLASLt in the library (bench/NOTES.md v44, H200),
 /// transposed or as written -> untransposed: 64 x 6144 x 4096 0.79 -> 1.09, 64 x 22016 x 4096
-/// 0.79 -> 0.97 at 192 wide (the default path before; in the harness 168 wide ran 4.6% faster
-/// than 176), 64 x 4096 x 11008 0.92 -> 1.00 (split in two before), 32 x 5120 x 5120 0.84 ->
-/// 1.05, 16 x 5120 x 5120 0.94 -> 1.05 (split in three before). 17-64 rows ran level or faster
+/// 0.79 -> 1.04 on 168-wide tiles (the default path before; 0.97 on 192-wide ones, 115 CTAs),
+/// 64 x 4096 x 11008 0.92 -> 1.00 (split in two before), 32 x 5120 x 5120 0.84 -> 1.05, 16 x
+/// 5120 x 5120 0.94 -> 1.05 (split in three before). 17-64 rows ran level or faster
 /// at every width in the harness (32 x 14336 x 4096 1% slower than the transposed tiles in 4-CTA
 /// clusters, which this replaced). At 16 rows they lost where the transposed tiles fill the
 /// SMs: 16 x 8192 x 8192 (64 tiles of 128 x 16) 59 against 61 TFLOP/s, 16 x 4096 x 4096 (split
