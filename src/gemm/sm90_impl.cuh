@@ -319,7 +319,9 @@ cudaError_t run_sm90_two_tiles(const Problem& p, int bn) {
 /// 64 x bn tiles of the few-row product run untransposed (few_rows_untransposed_width): A's
 /// rows one M-tile, one wave of the weights' N-tiles (bn one of kFewRowsUntransposedWidths),
 /// unpaired and unsplit, for 16-bit K-major operands only; anything else is refused. D's
-/// column bias starts the accumulator (kAccBias), its row bias runs the linear kernel.
+/// column bias starts the accumulator (kAccBias), its row bias runs the linear kernel. One
+/// kernel set per width of the list, the run-time width picking it (a fold over the list, so
+/// the list in dispatch.h is the one place the widths are named).
 template <class In, class Out, bool MnA, bool MnB, size_t... I>
 cudaError_t run_sm90_untransposed_in(const Problem& p, int bn, std::index_sequence<I...>) {
     cudaError_t e = cudaErrorInvalidValue;
