@@ -49,8 +49,9 @@ KILN_GEMM_COLUMN_PAIRS=0 stores it element by element, as before), `twotilequad`
 resident, and three at K = 8192 past that bound: KILN_GEMM_TWO_TILE_QUAD_MAX_K=0 runs them 1 x 2,
 as before, =128 runs all of them 4 x 2), `fewbias` (few-row products, split and unsplit, with
 their D column bias starting the accumulator as the transposed problem's row bias since session
-39; 64 x 28672 x 8192, past one wave of them, ran as written until session 40), `fewlow` (its shapes under
-1.0 of cuBLASLt in session 39's first run, for sweeping KILN_GEMM_SPLITK), `fewcluster` (17-64
+39; 64 x 28672 x 8192, past one wave of them, ran as written until session 40), `fewlow` (its
+shapes under 1.0 of cuBLASLt in session 39's first run, for sweeping KILN_GEMM_SPLITK),
+`fewcluster` (17-64
 rows against 96-132 weight tiles, which ran in 4-CTA clusters from 80 tiles in session 39 and
 run untransposed since session 40), `fewclusterlow` (17-64 rows against 64-96 weight tiles),
 `fewuntrans` (72-80 weight tiles, untransposed since session 39), `fewwidth` (1-64 rows

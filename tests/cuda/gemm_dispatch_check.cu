@@ -140,8 +140,8 @@ static_assert(few_rows_splits(132, 4096, 132) == 1, "a full wave");
 static_assert(few_rows_splits(0, 64, 132) == 1, "no tiles");
 
 // Or untransposed on 64 x w tiles: unbatched, the narrowest of kFewRowsUntransposedWidths
-// (multiples of 8 from 32 to 256) whose tiles fit one wave, 32 wide from 3/4 of one, at 16 rows or fewer only 40-56
-// wide; KILN_GEMM_FEW_ROWS_UNTRANSPOSED=0 turns it off.
+// (multiples of 8 from 32 to 256) whose tiles fit one wave, 32 wide from 3/4 of one, at 16 rows
+// or fewer only 40-56 wide; KILN_GEMM_FEW_ROWS_UNTRANSPOSED=0 turns it off.
 using kiln::gemm::detail::few_rows_untransposed_width;
 static_assert(few_rows_untransposed_width(64, 4096, 1, 132) == 32, "128 of 32");
 static_assert(few_rows_untransposed_width(64, 3168, 1, 132) == 32, "99 of 32: 3/4 of a wave");
@@ -157,7 +157,8 @@ static_assert(few_rows_untransposed_width(48, 16896, 1, 132) == 128, "132 of 128
 static_assert(few_rows_untransposed_width(48, 16897, 1, 132) == 136, "125 of 136");
 static_assert(few_rows_untransposed_width(64, 22016, 1, 132) == 168, "132 of 168");
 static_assert(few_rows_untransposed_width(32, 27000, 1, 132) == 208, "130 of 208");
-static_assert(few_rows_untransposed_width(64, 16000, 1, 132) == 128, "125 of 128: 120 would be 134");
+static_assert(few_rows_untransposed_width(64, 16000, 1, 132) == 128,
+              "125 of 128: 120 would be 134");
 static_assert(few_rows_untransposed_width(64, 28672, 1, 132) == 224, "128 of 224");
 static_assert(few_rows_untransposed_width(17, 33792, 1, 132) == 256, "132 of 256");
 static_assert(few_rows_untransposed_width(17, 33793, 1, 132) == 0, "past 256 * 132");
