@@ -59,7 +59,11 @@ against 2048-28672 weights: the untransposed widths of session 40, and the shape
 transposed; KILN_GEMM_FEW_ROWS_UNTRANSPOSED=0 runs them all transposed or on the default path),
 `fewwide` (17-64 rows whose untransposed width is a multiple of 8 that session 40's first set
 lacked: 136-248), `fewwarm` (few-row shapes still under 1.0 of cuBLASLt in session 40 whose
-weights fit the L2, for --cold runs)
+weights fit the L2, for --cold runs) and `l2fit` (products whose weights fit the L2 that
+loaded them evict-first until session 41, and two past it as controls: KILN_GEMM_L2=normal,first
+runs them as before) and `few16` (1-16 rows against weights whose untransposed tiles
+fit one wave at widths other than 40-56, which run transposed: KILN_GEMM_FEW_ROWS_UNTRANSPOSED=1
+runs them untransposed)
 and `onewave` (one full wave of 128 x 256 tiles, which the heuristic runs unpaired:
 KILN_GEMM_CLUSTER=2 pairs them).
 A third argument, `relu` or `gelu`, times bias + activation against cuBLASLt's fused epilogue
@@ -168,6 +172,12 @@ SETS = {
     "fewwide": ((64, 22016, 4096), (48, 17000, 4096), (64, 17408, 8192), (32, 27000, 4096),
                 (64, 30000, 4096), (40, 20000, 4096)),
     "fewwarm": ((32, 4096, 4096), (64, 4096, 4096), (16, 8192, 8192), (16, 6144, 4096)),
+    "l2fit": ((32, 4096, 4096), (64, 4096, 4096), (48, 3072, 4096), (64, 4096, 2048),
+              (16, 5120, 5120), (32, 5120, 5120), (64, 6144, 4096), (127, 4096, 4096),
+              (128, 4096, 4096), (96, 5120, 5120), (100, 8192, 4096), (64, 8192, 8192)),
+    "few16": ((16, 14336, 4096), (8, 14336, 4096), (1, 14336, 4096), (16, 8192, 8192),
+              (16, 10240, 4096), (16, 12288, 4096), (16, 16384, 4096), (16, 22016, 4096),
+              (16, 28672, 4096), (8, 28672, 8192)),
     "twotilewidth": ((129, 4096, 8192), (129, 4224, 8192), (144, 4096, 8192), (136, 5120, 5120),
                      (140, 6144, 6144), (168, 6144, 8192), (176, 7168, 8192)),
 }

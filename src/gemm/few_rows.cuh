@@ -82,19 +82,21 @@ constexpr int few_rows_splits(int64_t tiles, int64_t k_blocks, int sms) {
 /// clusters, which this replaced). At 16 rows they lost where the transposed tiles fill the
 /// SMs: 16 x 8192 x 8192 (64 tiles of 128 x 16) 59 against 61 TFLOP/s, 16 x 4096 x 4096 (split
 /// in four) 45 against 56, 16 x 2048 x 8192 on 16-wide tiles at half the speed.
-/// `forced`: KILN_GEMM_FEW_ROWS_UNTRANSPOSED=0 turns it off (A/B runs), else -1.
+/// `forced`: KILN_GEMM_FEW_ROWS_UNTRANSPOSED=0 turns it off, =1 takes the narrowest width that
+/// fits one wave at any row count (A/B runs), else -1.
 constexpr int few_rows_untransposed_width(int M, int N, int batch, int sms, int forced = -1) {
     if (forced == 0 || M > kFewRowsMaxM || batch != 1) return 0;
     for (const int w : kFewRowsUntransposedWidths) {
         const int64_t tiles = (int64_t(N) + w - 1) / w;
         if (tiles > sms) continue;
+        if (forced == 1) return w;
         if (M <= 16) return w >= 40 && w <= 56 ? w : 0;
         return w > kFewRowsUntransposedWidths[0] || 4 * tiles >= 3 * int64_t(sms) ? w : 0;
     }
     return 0;
 }
 
-/// KILN_GEMM_FEW_ROWS_UNTRANSPOSED=0 (few_rows_untransposed_width's `forced`); also 0 under
+/// KILN_GEMM_FEW_ROWS_UNTRANSPOSED=0 or 1 (few_rows_untransposed_width's `forced`); 0 under
 /// KILN_GEMM_FEW_ROWS=1, which runs every few-row product transposed.
 inline int few_rows_untransposed_override() {
     static const int env =

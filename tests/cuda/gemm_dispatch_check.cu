@@ -169,6 +169,9 @@ static_assert(few_rows_untransposed_width(16, 8192, 1, 132) == 0, "16 rows, 64 w
 static_assert(few_rows_untransposed_width(65, 10240, 1, 132) == 0, "65 rows: not few");
 static_assert(few_rows_untransposed_width(32, 10240, 2, 132) == 0, "a batch: transposed");
 static_assert(few_rows_untransposed_width(32, 10240, 1, 132, 0) == 0, "turned off");
+static_assert(few_rows_untransposed_width(16, 8192, 1, 132, 1) == 64, "forced: 16 rows too");
+static_assert(few_rows_untransposed_width(64, 3136, 1, 132, 1) == 32, "forced: 98 of 32");
+static_assert(few_rows_untransposed_width(65, 8192, 1, 132, 1) == 0, "forced: still few rows");
 
 // Short products (short_rows.cuh): 65 to 128 or 193 to 256 rows (an even count of 64-row
 // M-tiles) on 64-row tiles in pairs, at the narrowest width (64, then 128) whose pairs fit one
@@ -440,18 +443,26 @@ constexpr bool transposes_row_bias() {
 static_assert(transposes_row_bias(), "D's row bias is D^T's column bias");
 
 // B's L2 hint (launch_sm90.cuh streaming_hint): evict-first only where the grid loads each box
-// once, on tiles at most 128 wide.
+// once, on tiles at most 128 wide, and B outgrows the L2 (50 MiB on an H100 or H200).
 using kiln::gemm::sm90::streaming_hint;
 using L2 = kiln::dev::tma::L2Hint;
-static_assert(streaming_hint(256, 2 * 128, 128, false) == L2::evict_first,
+constexpr int64_t kL2 = int64_t(50) << 20;
+constexpr int64_t kWeights8k = int64_t(8192) * 8192 * 2, kWeights4k = int64_t(4096) * 4096 * 2;
+static_assert(streaming_hint(256, 2 * 128, 128, false, kWeights8k, kL2) == L2::evict_first,
               "decode-ish: one pair of 128-row M-tiles covers M, B streams once");
-static_assert(streaming_hint(127, 128, 128, false) == L2::evict_first, "one M-tile, unpaired");
-static_assert(streaming_hint(64, 128, 256, false) == L2::normal,
+static_assert(streaming_hint(127, 128, 128, false, kWeights8k, kL2) == L2::evict_first,
+              "one M-tile, unpaired");
+static_assert(streaming_hint(64, 64, 32, false, kWeights4k, kL2) == L2::normal,
+              "32 MiB of weights fit the L2: the next call on them finds them there");
+static_assert(streaming_hint(64, 64, 32, false, kL2 + 2, kL2) == L2::evict_first,
+              "just past the L2");
+static_assert(streaming_hint(64, 128, 256, false, kWeights8k, kL2) == L2::normal,
               "256-wide tiles: 64 x 28672 x 8192 lost 3% evict-first");
-static_assert(streaming_hint(257, 2 * 128, 128, false) == L2::normal,
+static_assert(streaming_hint(257, 2 * 128, 128, false, kWeights8k, kL2) == L2::normal,
               "a third M-tile reads B again");
-static_assert(streaming_hint(8192, 128, 128, false) == L2::normal, "a large product reuses B");
-static_assert(streaming_hint(16, 128, 128, true) == L2::normal,
+static_assert(streaming_hint(8192, 128, 128, false, kWeights8k, kL2) == L2::normal,
+              "a large product reuses B");
+static_assert(streaming_hint(16, 128, 128, true, kWeights8k, kL2) == L2::normal,
               "a B that every batch reads is read again");
 
 }  // namespace

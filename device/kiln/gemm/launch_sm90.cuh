@@ -30,24 +30,39 @@ inline bool tma_compatible(const void* p, int64_t ld, int64_t batch_stride, int 
 
 /// B's L2 hint: evict-first when one cluster's M-tiles cover M (`covered` rows), so that the
 /// grid loads each of its boxes once (the multicast reaches every M-tile), the batches do not
-/// share it and the tiles are at most 128 wide. Streamed so, it keeps A's lines, which every
-/// N-tile reads again, in L2: on 128-wide tiles kiln's rate rose 0.6-5.3% (127 x 4096 x 4096:
-/// 0.63 -> 0.65 of cuBLAS, 128 x 6144 x 8192: 0.87 -> 0.91), the peer unchanged. The one
-/// 256-wide case measured, 64 x 28672 x 8192, lost 3% with it; A evict-first on the transposed
-/// few-row product's weights lost 2-25% (bench/NOTES.md, "v30"), so A stays normal.
-constexpr dev::tma::L2Hint streaming_hint(int M, int covered, int bn, bool shared_by_batches) {
-    return M <= covered && bn <= 128 && !shared_by_batches ? dev::tma::L2Hint::evict_first
-                                                           : dev::tma::L2Hint::normal;
+/// share it, the tiles are at most 128 wide and B (`b_bytes`) outgrows the L2 (`l2_bytes`).
+/// Streamed so, it keeps A's lines, which every N-tile reads again, in L2: on 128-wide tiles
+/// kiln's rate rose 0.6-5.3% (127 x 4096 x 4096: 0.63 -> 0.65 of cuBLAS, 128 x 6144 x 8192:
+/// 0.87 -> 0.91), the peer unchanged. B that fits the L2 stays normal: a caller's next product
+/// on the same weights finds them there, as cuBLAS's does (evict-first kept the few-row
+/// products on 4096 x 4096 weights at their cold rate, 0.80-0.89 of cuBLASLt's warm one:
+/// bench/NOTES.md v45). The one 256-wide case measured, 64 x 28672 x 8192, lost 3% with it; A
+/// evict-first on the transposed few-row product's weights lost 2-25% (v30), so A stays normal.
+constexpr dev::tma::L2Hint streaming_hint(int M, int covered, int bn, bool shared_by_batches,
+                                          int64_t b_bytes, int64_t l2_bytes) {
+    return M <= covered && bn <= 128 && !shared_by_batches && b_bytes > l2_bytes
+               ? dev::tma::L2Hint::evict_first
+               : dev::tma::L2Hint::normal;
+}
+
+/// An attribute of the current device, read once per process by the caller's static.
+inline int current_device_attribute(cudaDeviceAttr attr) {
+    int dev_id = 0, n = 0;
+    cudaGetDevice(&dev_id);
+    cudaDeviceGetAttribute(&n, attr, dev_id);
+    return n;
 }
 
 /// Sets both operands' hints (A normal, or evict-first where the view is read once:
-/// OperandView::read_once; B streaming_hint). KILN_GEMM_L2=A,B (each normal, first or last)
-/// overrides them, for A/B experiments.
+/// OperandView::read_once; B streaming_hint, `b_bytes` its bytes in all batches).
+/// KILN_GEMM_L2=A,B (each normal, first or last) overrides them, for A/B experiments.
 inline void choose_l2_hints(TmaOperand& oa, TmaOperand& ob, bool a_read_once, int M, int batch,
-                            int bm, int bn, int cluster_m) {
+                            int bm, int bn, int cluster_m, int64_t b_bytes) {
     using dev::tma::L2Hint;
+    static const int64_t l2_bytes = current_device_attribute(cudaDevAttrL2CacheSize);
     oa.l2 = a_read_once ? L2Hint::evict_first : L2Hint::normal;
-    ob.l2 = streaming_hint(M, bm * cluster_m, bn, batch > 1 && ob.batch_mul == 0);
+    ob.l2 = streaming_hint(M, bm * cluster_m, bn, batch > 1 && ob.batch_mul == 0, b_bytes,
+                           l2_bytes);
     static const char* forced = std::getenv("KILN_GEMM_L2");
     if (!forced) return;
     auto parse = [](const char* w) {
@@ -211,7 +226,8 @@ cudaError_t launch_planes(const OperandView* va, const OperandView* vb, typename
                                  vb[pl], batch, Cfg::BRowsPerCta))
             return cudaErrorInvalidValue;
     }
-    choose_l2_hints(oa, ob, va[0].read_once, M, batch, Cfg::BM, Cfg::BN, Cfg::ClusterM);
+    choose_l2_hints(oa, ob, va[0].read_once, M, batch, Cfg::BM, Cfg::BN, Cfg::ClusterM,
+                    int64_t(N) * K * sizeof(E) * Cfg::Planes * (ob.batch_mul ? batch : 1));
     // The epilogue walks columns 8 at a time inside the inner column mode.
     if (dv.c0 != INT_MAX && dv.c0 % 8 != 0) return cudaErrorInvalidValue;
     static const bool column_pairs = !env_off("KILN_GEMM_COLUMN_PAIRS");
@@ -248,12 +264,7 @@ cudaError_t launch_planes(const OperandView* va, const OperandView* vb, typename
     if (range.begin < 0 || range.count < 0 || sched.span() <= 0 ||
         range.begin + sched.span() > sched.tiles())
         return cudaErrorInvalidValue;
-    static const int sms = [] {
-        int dev_id = 0, n = 0;
-        cudaGetDevice(&dev_id);
-        cudaDeviceGetAttribute(&n, cudaDevAttrMultiProcessorCount, dev_id);
-        return n;
-    }();
+    static const int sms = current_device_attribute(cudaDevAttrMultiProcessorCount);
     auto kernel = gemm_kernel<Cfg, Epi, Xf>;
     static const cudaError_t attr = cudaFuncSetAttribute(
         kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, Cfg::SmemBytes);  // once per kernel
