@@ -104,6 +104,12 @@ inline int few_rows_untransposed_override() {
     return env;
 }
 
+/// p's untransposed width on `sms` SMs (few_rows_untransposed_width, 0: transposed) under the
+/// KILN_GEMM_FEW_ROWS_UNTRANSPOSED switch (the override above).
+inline int few_rows_untransposed_width_for(const Problem& p, int sms) {
+    return few_rows_untransposed_width(p.M, p.N, p.batch, sms, few_rows_untransposed_override());
+}
+
 /// Whether p (a gemmEx call without transforms or sums, on the TMA path) runs as a few-row
 /// product, transposed or untransposed (run_few_rows): 16-bit K-major operands, no C (beta 0;
 /// the transposed product's EpilogueLinear would read C by rows) and, unless forced (then at any
@@ -114,9 +120,7 @@ inline bool few_rows_path(const Problem& p, int sms) {
     if (p.row_sum || p.col_sum) return false;
     const int env = few_rows_override();
     if (env == 0 || env == 1) return env == 1;
-    return few_rows_shape(p.M, p.N, p.batch, sms) ||
-           few_rows_untransposed_width(p.M, p.N, p.batch, sms,
-                                       few_rows_untransposed_override()) != 0;
+    return few_rows_shape(p.M, p.N, p.batch, sms) || few_rows_untransposed_width_for(p, sms) != 0;
 }
 
 /// p as D^T = B.A^T: rows and columns swap, so do A and B; D^T's element (n, m) is D's (m, n),

@@ -83,12 +83,11 @@ SplitK split_workspace(const Problem& p, int64_t cta_tiles, int splits, int bm, 
 }
 
 /// The few-row product untransposed on 64 x w tiles where those fill one wave
-/// (few_rows_untransposed_width), else transposed (few_rows.cuh) on 128 x few_rows_tile_n
+/// (few_rows_untransposed_width_for), else transposed (few_rows.cuh) on 128 x few_rows_tile_n
 /// tiles, K split where the tiles leave SMs idle (few_rows_splits; the KILN_GEMM_SPLITK override
 /// applied).
 cudaError_t run_few_rows(const Problem& p, int sms) {
-    if (const int w = few_rows_untransposed_width(p.M, p.N, p.batch, sms,
-                                                  few_rows_untransposed_override())) {
+    if (const int w = few_rows_untransposed_width_for(p, sms)) {
         Problem u = p;
         u.block_m = 64;
         u.cluster_m = 1;
