@@ -165,7 +165,12 @@ static_assert(few_rows_untransposed_width(17, 33793, 1, 132) == 0, "past 256 * 1
 static_assert(few_rows_untransposed_width(16, 5120, 1, 132) == 40, "16 rows: 40 wide");
 static_assert(few_rows_untransposed_width(1, 7392, 1, 132) == 56, "one row: 56 wide");
 static_assert(few_rows_untransposed_width(16, 4096, 1, 132) == 0, "16 rows, 32 wide: transposed");
-static_assert(few_rows_untransposed_width(16, 8192, 1, 132) == 0, "16 rows, 64 wide: transposed");
+static_assert(few_rows_untransposed_width(16, 8192, 1, 132) == 64, "16 rows, 64 wide");
+static_assert(few_rows_untransposed_width(16, 14336, 1, 132) == 112, "16 rows: 112 transposed tiles");
+static_assert(few_rows_untransposed_width(16, 16384, 1, 132) == 0,
+              "16 rows: 128 transposed tiles fill 9/10 of the SMs");
+static_assert(few_rows_untransposed_width(8, 22016, 1, 132) == 168,
+              "past one wave of transposed tiles");
 static_assert(few_rows_untransposed_width(65, 10240, 1, 132) == 0, "65 rows: not few");
 static_assert(few_rows_untransposed_width(32, 10240, 2, 132) == 0, "a batch: transposed");
 static_assert(few_rows_untransposed_width(32, 10240, 1, 132, 0) == 0, "turned off");
@@ -443,7 +448,7 @@ constexpr bool transposes_row_bias() {
 static_assert(transposes_row_bias(), "D's row bias is D^T's column bias");
 
 // B's L2 hint (launch_sm90.cuh streaming_hint): evict-first only where the grid loads each box
-// once, on tiles at most 128 wide, and B outgrows the L2 (50 MiB on an H100 or H200).
+// once, on tiles at most 128 wide, and B is more than 7/8 of the L2 (50 MiB on an H100 or H200).
 using kiln::gemm::sm90::streaming_hint;
 using L2 = kiln::dev::tma::L2Hint;
 constexpr int64_t kL2 = int64_t(50) << 20;
@@ -454,8 +459,13 @@ static_assert(streaming_hint(127, 128, 128, false, kWeights8k, kL2) == L2::evict
               "one M-tile, unpaired");
 static_assert(streaming_hint(64, 64, 32, false, kWeights4k, kL2) == L2::normal,
               "32 MiB of weights fit the L2: the next call on them finds them there");
-static_assert(streaming_hint(64, 64, 32, false, kL2 + 2, kL2) == L2::evict_first,
-              "just past the L2");
+static_assert(streaming_hint(64, 64, 32, false, int64_t(40) << 20, kL2) == L2::normal,
+              "40 MiB of weights: 64 x 5120 x 4096 ran 11% faster called back to back");
+static_assert(streaming_hint(64, 64, 32, false, int64_t(48) << 20, kL2) == L2::evict_first,
+              "48 MiB of weights: normal gained nothing called back to back, lost cold");
+static_assert(streaming_hint(96, 128, 64, false, int64_t(5120) * 5120 * 2, kL2) ==
+                  L2::evict_first,
+              "96 x 5120 x 5120's pairs: 7% slower normal");
 static_assert(streaming_hint(64, 128, 256, false, kWeights8k, kL2) == L2::normal,
               "256-wide tiles: 64 x 28672 x 8192 lost 3% evict-first");
 static_assert(streaming_hint(257, 2 * 128, 128, false, kWeights8k, kL2) == L2::normal,

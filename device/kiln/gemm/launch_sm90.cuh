@@ -30,17 +30,19 @@ inline bool tma_compatible(const void* p, int64_t ld, int64_t batch_stride, int 
 
 /// B's L2 hint: evict-first when one cluster's M-tiles cover M (`covered` rows), so that the
 /// grid loads each of its boxes once (the multicast reaches every M-tile), the batches do not
-/// share it, the tiles are at most 128 wide and B (`b_bytes`) outgrows the L2 (`l2_bytes`).
-/// Streamed so, it keeps A's lines, which every N-tile reads again, in L2: on 128-wide tiles
-/// kiln's rate rose 0.6-5.3% (127 x 4096 x 4096: 0.63 -> 0.65 of cuBLAS, 128 x 6144 x 8192:
-/// 0.87 -> 0.91), the peer unchanged. B that fits the L2 stays normal: a caller's next product
-/// on the same weights finds them there, as cuBLAS's does (evict-first kept the few-row
-/// products on 4096 x 4096 weights at their cold rate, 0.80-0.89 of cuBLASLt's warm one:
-/// bench/NOTES.md v45). The one 256-wide case measured, 64 x 28672 x 8192, lost 3% with it; A
+/// share it, the tiles are at most 128 wide and B (`b_bytes`) is more than 7/8 of the L2
+/// (`l2_bytes`). Streamed so, it keeps A's lines, which every N-tile reads again, in L2: on
+/// 128-wide tiles kiln's rate rose 0.6-5.3% (127 x 4096 x 4096: 0.63 -> 0.65 of cuBLAS, 128 x
+/// 6144 x 8192: 0.87 -> 0.91), the peer unchanged. A smaller B stays normal: a caller's next
+/// product on the same weights finds it there, as cuBLAS's does: the few-row and short
+/// products on 16-32 MiB of weights ran 2.5-9% faster called back to back and 1.7-5% slower on
+/// weights streamed cold, still 1.02-1.13 of cuBLASLt (bench/NOTES.md v45). From 48 MiB of a
+/// 50 MiB L2 normal loads gained nothing called back to back and lost 1-7% (96 x 5120 x 5120's
+/// pairs 7%). The one 256-wide case measured, 64 x 28672 x 8192, lost 3% with it; A
 /// evict-first on the transposed few-row product's weights lost 2-25% (v30), so A stays normal.
 constexpr dev::tma::L2Hint streaming_hint(int M, int covered, int bn, bool shared_by_batches,
                                           int64_t b_bytes, int64_t l2_bytes) {
-    return M <= covered && bn <= 128 && !shared_by_batches && b_bytes > l2_bytes
+    return M <= covered && bn <= 128 && !shared_by_batches && 8 * b_bytes > 7 * l2_bytes
                ? dev::tma::L2Hint::evict_first
                : dev::tma::L2Hint::normal;
 }
