@@ -62,8 +62,9 @@ lacked: 136-248), `fewwarm` (few-row shapes still under 1.0 of cuBLASLt in sessi
 weights fit the L2, for --cold runs) and `l2fit` (products whose weights fit the L2 that
 loaded them evict-first until session 41, and two past it as controls: KILN_GEMM_L2=normal,first
 runs them as before) and `few16` (1-16 rows against weights whose untransposed tiles
-fit one wave at widths other than 40-56, which run transposed: KILN_GEMM_FEW_ROWS_UNTRANSPOSED=1
-runs them untransposed)
+fit one wave at widths other than 40-56, which ran transposed until session 41 and run
+untransposed since where the transposed tiles do not fill 9/10 of the SMs:
+KILN_GEMM_FEW_ROWS_UNTRANSPOSED=0 runs them transposed, =1 all untransposed)
 and `onewave` (one full wave of 128 x 256 tiles, which the heuristic runs unpaired:
 KILN_GEMM_CLUSTER=2 pairs them).
 A third argument, `relu` or `gelu`, times bias + activation against cuBLASLt's fused epilogue
