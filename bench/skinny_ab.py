@@ -64,7 +64,9 @@ loaded them evict-first until session 41, and two past it as controls: KILN_GEMM
 runs them as before) and `few16` (1-16 rows against weights whose untransposed tiles
 fit one wave at widths other than 40-56, which ran transposed until session 41 and run
 untransposed since where the transposed tiles do not fill 9/10 of the SMs:
-KILN_GEMM_FEW_ROWS_UNTRANSPOSED=0 runs them transposed, =1 all untransposed)
+KILN_GEMM_FEW_ROWS_UNTRANSPOSED=0 runs them transposed, =1 all untransposed) and `fewfloor`
+(17-64 rows against weights whose 32-wide untransposed tiles make under 3/4 of a wave, which
+run transposed: KILN_GEMM_FEW_ROWS_UNTRANSPOSED=1 runs them untransposed)
 and `onewave` (one full wave of 128 x 256 tiles, which the heuristic runs unpaired:
 KILN_GEMM_CLUSTER=2 pairs them).
 A third argument, `relu` or `gelu`, times bias + activation against cuBLASLt's fused epilogue
@@ -179,6 +181,8 @@ SETS = {
     "few16": ((16, 14336, 4096), (8, 14336, 4096), (1, 14336, 4096), (16, 8192, 8192),
               (16, 10240, 4096), (16, 12288, 4096), (16, 16384, 4096), (16, 22016, 4096),
               (16, 28672, 4096), (8, 28672, 8192)),
+    "fewfloor": ((48, 3072, 4096), (32, 3072, 4096), (64, 3072, 4096), (64, 2048, 4096),
+                 (48, 3072, 8192), (32, 2560, 8192)),
     "twotilewidth": ((129, 4096, 8192), (129, 4224, 8192), (144, 4096, 8192), (136, 5120, 5120),
                      (140, 6144, 6144), (168, 6144, 8192), (176, 7168, 8192)),
 }

@@ -77,8 +77,10 @@ constexpr bool few_rows_transposed_fills(int N, int sms) {
 /// one 64-row M-tile (one consumer warpgroup), the weights the N side in tiles of the narrowest
 /// of kFewRowsUntransposedWidths (the multiples of 8 from 32 to 256) whose tiles fit one wave of
 /// `sms`, unpaired and unsplit (the layout of cuBLAS's tst_80x64 at 64 x 8192 x 8192); 0 where
-/// the product stays transposed: a batch, more than 256 * sms weights, 32-wide tiles under 3/4
-/// of a wave, and at 16 rows or fewer 32-wide tiles and weights whose transposed tiles fill the
+/// the product stays transposed: a batch, more than 256 * sms weights, 32-wide tiles under 3/5
+/// of a wave (v45: from 80 tiles up they beat the transposed tiles, 48 x 3072 x 8192 0.78 ->
+/// 0.91, 64 x 3072 x 4096 cold 0.76 -> 0.97; 32 x 3072 x 4096 warm 0.96 -> 0.94; at 64 tiles
+/// they lost 3-14%), and at 16 rows or fewer 32-wide tiles and weights whose transposed tiles fill the
 /// SMs (few_rows_transposed_fills). Where the transposed product's 128-row weight tiles leave
 /// SMs idle, split K unevenly or outgrow one wave, the untransposed tiles fill it. Bias + ReLU
 /// against cuBLASLt in the library (bench/NOTES.md v44, H200), transposed or as written ->
@@ -102,7 +104,7 @@ constexpr int few_rows_untransposed_width(int M, int N, int batch, int sms, int 
         if (forced == 1) return w;
         if (M <= 16)
             return w > kFewRowsUntransposedWidths[0] && !few_rows_transposed_fills(N, sms) ? w : 0;
-        return w > kFewRowsUntransposedWidths[0] || 4 * tiles >= 3 * int64_t(sms) ? w : 0;
+        return w > kFewRowsUntransposedWidths[0] || 5 * tiles >= 3 * int64_t(sms) ? w : 0;
     }
     return 0;
 }

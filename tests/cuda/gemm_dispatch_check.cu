@@ -140,12 +140,12 @@ static_assert(few_rows_splits(132, 4096, 132) == 1, "a full wave");
 static_assert(few_rows_splits(0, 64, 132) == 1, "no tiles");
 
 // Or untransposed on 64 x w tiles: unbatched, the narrowest of kFewRowsUntransposedWidths
-// (multiples of 8 from 32 to 256) whose tiles fit one wave, 32 wide from 3/4 of one, at 16 rows
+// (multiples of 8 from 32 to 256) whose tiles fit one wave, 32 wide from 3/5 of one, at 16 rows
 // or fewer only 40-56 wide; KILN_GEMM_FEW_ROWS_UNTRANSPOSED=0 turns it off.
 using kiln::gemm::detail::few_rows_untransposed_width;
 static_assert(few_rows_untransposed_width(64, 4096, 1, 132) == 32, "128 of 32");
-static_assert(few_rows_untransposed_width(64, 3168, 1, 132) == 32, "99 of 32: 3/4 of a wave");
-static_assert(few_rows_untransposed_width(64, 3136, 1, 132) == 0, "98 of 32: transposed");
+static_assert(few_rows_untransposed_width(64, 2560, 1, 132) == 32, "80 of 32: 3/5 of a wave");
+static_assert(few_rows_untransposed_width(64, 2528, 1, 132) == 0, "79 of 32: transposed");
 static_assert(few_rows_untransposed_width(32, 5120, 1, 132) == 40, "128 of 40");
 static_assert(few_rows_untransposed_width(64, 6144, 1, 132) == 48, "128 of 48");
 static_assert(few_rows_untransposed_width(64, 8192, 1, 132) == 64, "128 of 64");
@@ -175,7 +175,7 @@ static_assert(few_rows_untransposed_width(65, 10240, 1, 132) == 0, "65 rows: not
 static_assert(few_rows_untransposed_width(32, 10240, 2, 132) == 0, "a batch: transposed");
 static_assert(few_rows_untransposed_width(32, 10240, 1, 132, 0) == 0, "turned off");
 static_assert(few_rows_untransposed_width(16, 8192, 1, 132, 1) == 64, "forced: 16 rows too");
-static_assert(few_rows_untransposed_width(64, 3136, 1, 132, 1) == 32, "forced: 98 of 32");
+static_assert(few_rows_untransposed_width(64, 2048, 1, 132, 1) == 32, "forced: 64 of 32");
 static_assert(few_rows_untransposed_width(65, 8192, 1, 132, 1) == 0, "forced: still few rows");
 
 // Short products (short_rows.cuh): 65 to 128 or 193 to 256 rows (an even count of 64-row
