@@ -166,7 +166,8 @@ static_assert(few_rows_untransposed_width(16, 5120, 1, 132) == 40, "16 rows: 40 
 static_assert(few_rows_untransposed_width(1, 7392, 1, 132) == 56, "one row: 56 wide");
 static_assert(few_rows_untransposed_width(16, 4096, 1, 132) == 0, "16 rows, 32 wide: transposed");
 static_assert(few_rows_untransposed_width(16, 8192, 1, 132) == 64, "16 rows, 64 wide");
-static_assert(few_rows_untransposed_width(16, 14336, 1, 132) == 112, "16 rows: 112 transposed tiles");
+static_assert(few_rows_untransposed_width(16, 14336, 1, 132) == 112,
+              "16 rows: 112 transposed tiles");
 static_assert(few_rows_untransposed_width(16, 16384, 1, 132) == 0,
               "16 rows: 128 transposed tiles fill 9/10 of the SMs");
 static_assert(few_rows_untransposed_width(8, 22016, 1, 132) == 168,
