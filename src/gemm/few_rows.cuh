@@ -81,9 +81,9 @@ constexpr bool few_rows_transposed_fills(int N, int sms) {
 /// of a wave (v45: from 80 tiles up they beat the transposed tiles, 48 x 3072 x 8192 0.78 ->
 /// 0.91, 64 x 3072 x 4096 cold 0.76 -> 0.97; 32 x 3072 x 4096 warm 0.96 -> 0.94; at 64 tiles
 /// they lost 3-14%), and at 16 rows or fewer 32-wide tiles and weights whose transposed tiles
-/// fill the SMs (few_rows_transposed_fills). Where the transposed product's 128-row weight tiles leave
-/// SMs idle, split K unevenly or outgrow one wave, the untransposed tiles fill it. Bias + ReLU
-/// against cuBLASLt in the library (bench/NOTES.md v44, H200), transposed or as written ->
+/// fill the SMs (few_rows_transposed_fills). Where the transposed product's 128-row weight
+/// tiles leave SMs idle, split K unevenly or outgrow one wave, the untransposed tiles fill it.
+/// Bias + ReLU against cuBLASLt in the library (bench/NOTES.md v44, H200), transposed or as written ->
 /// untransposed: 64 x 6144 x 4096 0.79 -> 1.09, 64 x 22016 x 4096 0.79 -> 1.04 on 168-wide
 /// tiles (the default path before; 0.97 on 192-wide ones, 115 CTAs), 64 x 4096 x 11008 0.92 ->
 /// 1.00 (split in two before), 32 x 5120 x 5120 0.84 -> 1.05, 16 x 5120 x 5120 0.94 -> 1.05
