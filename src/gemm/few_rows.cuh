@@ -73,29 +73,28 @@ constexpr bool few_rows_transposed_fills(int N, int sms) {
     return tiles <= sms && 10 * tiles >= 9 * int64_t(sms);
 }
 
-/// The width of the weight tiles where a few-row product runs *untransposed* instead: A's rows
-/// one 64-row M-tile (one consumer warpgroup), the weights the N side in tiles of the narrowest
-/// of kFewRowsUntransposedWidths (the multiples of 8 from 32 to 256) whose tiles fit one wave of
-/// `sms`, unpaired and unsplit (the layout of cuBLAS's tst_80x64 at 64 x 8192 x 8192); 0 where
-/// the product stays transposed: a batch, more than 256 * sms weights, 32-wide tiles under 3/5
-/// of a wave (v45: from 80 tiles up they beat the transposed tiles, 48 x 3072 x 8192 0.78 ->
-/// 0.91, 64 x 3072 x 4096 cold 0.76 -> 0.97; 32 x 3072 x 4096 warm 0.96 -> 0.94; at 64 tiles
-/// they lost 3-14%), and at 16 rows or fewer 32-wide tiles and weights whose transposed tiles
-/// fill the SMs (few_rows_transposed_fills). Where the transposed product's 128-row weight
-/// tiles leave SMs idle, split K unevenly or outgrow one wave, the untransposed tiles fill it.
-/// Bias + ReLU against cuBLASLt in the library (bench/NOTES.md v44, H200), transposed or as written ->
-/// untransposed: 64 x 6144 x 4096 0.79 -> 1.09, 64 x 22016 x 4096 0.79 -> 1.04 on 168-wide
-/// tiles (the default path before; 0.97 on 192-wide ones, 115 CTAs), 64 x 4096 x 11008 0.92 ->
-/// 1.00 (split in two before), 32 x 5120 x 5120 0.84 -> 1.05, 16 x 5120 x 5120 0.94 -> 1.05
-/// (split in three before). 17-64 rows ran level or faster at every width in the harness (32 x
-/// 14336 x 4096 1% slower than the transposed tiles in 4-CTA clusters, which this replaced).
-/// At 1-16 rows (v45) the untransposed tiles won from 40 wide: 16 x 10240 x 4096 0.83 ->
-/// 1.03, 16 x 22016 x 4096 0.81 -> 0.99-1.04, 16 x 14336 x 4096 0.95 -> 0.97, 8 x 28672 x 8192
-/// 0.87 -> 0.96, 16 x 8192 x 8192 level; they lost where the transposed tiles fill the SMs unsplit
-/// (16 x 16384 x 4096, 128 of them: 1.00 -> 0.98) and at 32 wide (16 x 4096 x 4096, whose
-/// transposed tiles split in four: 45 against 56 TFLOP/s).
-/// `forced`: KILN_GEMM_FEW_ROWS_UNTRANSPOSED=0 turns it off, =1 takes the narrowest width that
-/// fits one wave at any row count (A/B runs), else -1.
+/// The width of the weight tiles where a few-row product runs *untransposed* instead: A's rows one
+/// 64-row M-tile (one consumer warpgroup), the weights the N side in tiles of the narrowest of
+/// kFewRowsUntransposedWidths (the multiples of 8 from 32 to 256) whose tiles fit one wave of
+/// `sms`, unpaired and unsplit (the layout of cuBLAS's tst_80x64 at 64 x 8192 x 8192); 0 where the
+/// product stays transposed: a batch, more than 256 * sms weights, 32-wide tiles under 3/5 of a
+/// wave (v45: from 80 tiles up they beat the transposed tiles, 48 x 3072 x 8192 0.78 -> 0.91, 64 x
+/// 3072 x 4096 cold 0.76 -> 0.97; 32 x 3072 x 4096 warm 0.96 -> 0.94; at 64 tiles they lost 3-14%),
+/// and at 16 rows or fewer 32-wide tiles and weights whose transposed tiles fill the SMs
+/// (few_rows_transposed_fills). Where the transposed product's 128-row weight tiles leave SMs idle,
+/// split K unevenly or outgrow one wave, the untransposed tiles fill it. Bias + ReLU against
+/// cuBLASLt in the library (bench/NOTES.md v44, H200), transposed or as written -> untransposed: 64
+/// x 6144 x 4096 0.79 -> 1.09, 64 x 22016 x 4096 0.79 -> 1.04 on 168-wide tiles (the default path
+/// before; 0.97 on 192-wide ones, 115 CTAs), 64 x 4096 x 11008 0.92 -> 1.00 (split in two before),
+/// 32 x 5120 x 5120 0.84 -> 1.05, 16 x 5120 x 5120 0.94 -> 1.05 (split in three before). 17-64 rows
+/// ran level or faster at every width in the harness (32 x 14336 x 4096 1% slower than the
+/// transposed tiles in 4-CTA clusters, which this replaced). At 1-16 rows (v45) the untransposed
+/// tiles won from 40 wide: 16 x 10240 x 4096 0.83 -> 1.03, 16 x 22016 x 4096 0.81 -> 0.99-1.04, 16
+/// x 14336 x 4096 0.95 -> 0.97, 8 x 28672 x 8192 0.87 -> 0.96, 16 x 8192 x 8192 level; they lost
+/// where the transposed tiles fill the SMs unsplit (16 x 16384 x 4096, 128 of them: 1.00 -> 0.98)
+/// and at 32 wide (16 x 4096 x 4096, whose transposed tiles split in four: 45 against 56 TFLOP/s).
+/// `forced`: KILN_GEMM_FEW_ROWS_UNTRANSPOSED=0 turns it off, =1 takes the narrowest width that fits
+/// one wave at any row count (A/B runs), else -1.
 constexpr int few_rows_untransposed_width(int M, int N, int batch, int sms, int forced = -1) {
     if (forced == 0 || M > kFewRowsMaxM || batch != 1) return 0;
     for (const int w : kFewRowsUntransposedWidths) {
